@@ -1,0 +1,222 @@
+// Shared machinery of the CUDA scans: error checking, workspace carving, warp primitives for
+// any trivially copyable type, and the multi-level driver that turns a "scan each tile" kernel
+// into a scan of any length.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "scankit/error.hpp"
+#include "scankit/ops.hpp"
+
+namespace scankit::cuda::detail {
+
+[[noreturn]] inline void throw_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  throw cuda_error(static_cast<int>(e), std::string("CUDA error in ") + call + " (" + file + ":" +
+                                            std::to_string(line) + "): " + cudaGetErrorName(e) +
+                                            ": " + cudaGetErrorString(e));
+}
+
+}  // namespace scankit::cuda::detail
+
+/// Checks a CUDA runtime call; throws scankit::cuda_error naming the call on failure.
+#define SCANKIT_CUDA_CHECK(call)                                                       \
+  do {                                                                                 \
+    cudaError_t scankit_err_ = (call);                                                 \
+    if (scankit_err_ != cudaSuccess)                                                   \
+      ::scankit::cuda::detail::throw_cuda(scankit_err_, #call, __FILE__, __LINE__);    \
+  } while (0)
+
+/// Checks the launch just made (configuration errors surface here, not at the next sync).
+#define SCANKIT_LAUNCH_CHECK(kernel_name)                                              \
+  do {                                                                                 \
+    cudaError_t scankit_err_ = cudaGetLastError();                                     \
+    if (scankit_err_ != cudaSuccess)                                                   \
+      ::scankit::cuda::detail::throw_cuda(scankit_err_, "launch of " kernel_name,      \
+                                          __FILE__, __LINE__);                         \
+  } while (0)
+
+namespace scankit::cuda::detail {
+
+inline constexpr std::size_t workspace_alignment = 256;
+
+constexpr std::size_t align_up(std::size_t x, std::size_t a = workspace_alignment) {
+  return (x + a - 1) / a * a;
+}
+
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// Carves typed arrays out of the caller's workspace. The size was checked up front by the
+/// entry point, so running out here is a library bug and reported as such.
+class arena {
+ public:
+  arena(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
+  template <class T>
+  T* take(std::int64_t count) {
+    std::size_t need = align_up(static_cast<std::size_t>(count) * sizeof(T));
+    if (used_ + need > bytes_)
+      throw error("scankit internal error: workspace estimate too small");
+    T* p = reinterpret_cast<T*>(base_ + used_);
+    used_ += need;
+    return p;
+  }
+
+ private:
+  char* base_;
+  std::size_t bytes_;
+  std::size_t used_ = 0;
+};
+
+/// Bytes the multi-level driver needs for the tile sums of every level, for tiles of `tile`.
+inline std::size_t tile_sums_bytes(std::int64_t n, std::int64_t tile, std::size_t item_bytes) {
+  std::size_t total = 0;
+  while (n > 1) {
+    std::int64_t tiles = ceil_div(n, tile);
+    total += align_up(static_cast<std::size_t>(tiles) * item_bytes);
+    if (tiles == 1) break;
+    n = tiles;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------
+// Warp primitives for any trivially copyable T (shuffled one 32-bit word at a time when the
+// hardware shuffle has no overload for T).
+
+template <class T>
+__device__ __forceinline__ T shfl_up(T v, unsigned delta) {
+  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    return __shfl_up_sync(0xffffffffu, v, delta);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>, "scan items must be trivially copyable");
+    constexpr int words = (sizeof(T) + 3) / 4;
+    unsigned w[words] = {};
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < words; ++i) w[i] = __shfl_up_sync(0xffffffffu, w[i], delta);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_idx(T v, int src) {
+  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    return __shfl_sync(0xffffffffu, v, src);
+  } else {
+    constexpr int words = (sizeof(T) + 3) / 4;
+    unsigned w[words] = {};
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < words; ++i) w[i] = __shfl_sync(0xffffffffu, w[i], src);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_down(T v, unsigned delta) {
+  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    return __shfl_down_sync(0xffffffffu, v, delta);
+  } else {
+    constexpr int words = (sizeof(T) + 3) / 4;
+    unsigned w[words] = {};
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+  }
+}
+
+/// Inclusive scan across the 32 lanes of a full warp (Kogge-Stone with shuffles).
+template <class T, class Op>
+__device__ __forceinline__ T warp_inclusive_scan(T v, Op op) {
+  const unsigned lane = threadIdx.x & 31u;
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    T other = shfl_up(v, d);
+    if (lane >= d) v = op(other, v);
+  }
+  return v;
+}
+
+/// Reduction across the 32 lanes of a full warp; the result is valid in every lane.
+/// The order is the lanes' order, so non-commutative operators are fine.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T v, Op op) {
+  return shfl_idx(warp_inclusive_scan(v, op), 31);
+}
+
+// ---------------------------------------------------------------------------------------
+// Small kernels used by several algorithms.
+
+template <class T>
+__global__ void store_value_kernel(T* dst, T value) {
+  *dst = value;
+}
+
+/// out[i] = op(prefix[t], out[i]) for every item of tile t >= 1 (tile 0 already holds its
+/// final values). One block per tile-range; grid-strided over tiles so any count works.
+template <class T, class Op>
+__global__ void add_tile_prefix_kernel(T* out, std::int64_t n, std::int64_t tile,
+                                       const T* prefix, Op op) {
+  const std::int64_t tiles = ceil_div(n, tile);
+  for (std::int64_t t = 1 + blockIdx.x; t < tiles; t += gridDim.x) {
+    const T p = prefix[t];
+    const std::int64_t begin = t * tile;
+    const std::int64_t end = begin + tile < n ? begin + tile : n;
+    for (std::int64_t i = begin + threadIdx.x; i < end; i += blockDim.x) out[i] = op(p, out[i]);
+  }
+}
+
+inline unsigned grid_for(std::int64_t blocks_wanted, std::int64_t cap = 1 << 20) {
+  if (blocks_wanted < 1) return 1;
+  return static_cast<unsigned>(blocks_wanted < cap ? blocks_wanted : cap);
+}
+
+/// Writes init to d_total (n == 0: the carry-out is the carry-in).
+template <class T>
+void store_value(T* d_dst, T value, cudaStream_t s) {
+  store_value_kernel<<<1, 1, 0, s>>>(d_dst, value);
+  SCANKIT_LAUNCH_CHECK("store_value_kernel");
+}
+
+/// The multi-level driver. `scan_tiles(in, out, n, init, sums)` must launch a kernel that, for
+/// each tile t of `tile` items, writes the tile's local scan (of `kind`) to out and the tile's
+/// aggregate to sums[t], with init folded into tile 0 only (its items and its aggregate).
+/// The driver then scans the tile sums exclusively (recursively, with the same tile kernel)
+/// and adds each tile's prefix back. In place (in == out) is fine if scan_tiles reads a tile
+/// completely before writing it.
+template <class T, class Op, class ScanTiles>
+void scan_multilevel(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init,
+                     T* d_total, arena& ws, std::int64_t tile, int add_block, cudaStream_t s,
+                     const ScanTiles& scan_tiles) {
+  if (n == 0) {
+    if (d_total) store_value(d_total, init, s);
+    return;
+  }
+  const std::int64_t tiles = ceil_div(n, tile);
+  T* sums = ws.take<T>(tiles);
+  scan_tiles(in, out, n, kind, init, sums);
+  if (tiles == 1) {
+    if (d_total)
+      SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_total, sums, sizeof(T), cudaMemcpyDeviceToDevice, s));
+    return;
+  }
+  // sums[t] := op(init, a0, ..., a(t-1)) for t >= 1; the carry-out goes to d_total.
+  scan_multilevel<T>(sums, sums, tiles, op, scan_kind::exclusive, op.identity(), d_total, ws,
+                     tile, add_block, s, scan_tiles);
+  add_tile_prefix_kernel<<<grid_for(tiles - 1), add_block, 0, s>>>(out, n, tile, sums, op);
+  SCANKIT_LAUNCH_CHECK("add_tile_prefix_kernel");
+}
+
+}  // namespace scankit::cuda::detail

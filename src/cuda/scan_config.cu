@@ -1,0 +1,92 @@
+// Non-template parts of the CUDA scan: block-size rules, workspace sizes, the workspace class.
+#include "scankit/cuda/scan.cuh"
+
+namespace scankit::cuda {
+
+namespace detail {
+
+static int default_block_size(scan_algorithm a) {
+  switch (a) {
+    case scan_algorithm::hillis_steele_global: return hillis_steele_global::default_block_size;
+    case scan_algorithm::hillis_steele_shared: return hillis_steele_shared::default_block_size;
+    case scan_algorithm::blelloch:
+    case scan_algorithm::blelloch_conflict_free: return blelloch::default_block_size;
+    case scan_algorithm::work_efficient_global: return work_efficient_global::default_block_size;
+    case scan_algorithm::reduce_then_scan: return reduce_then_scan::default_block_size;
+    case scan_algorithm::decoupled_lookback: return decoupled_lookback::default_block_size;
+  }
+  throw invalid_argument("scankit::cuda: unknown scan algorithm");
+}
+
+int resolve_block_size(const scan_config& cfg) {
+  if (cfg.block_size == 0) return default_block_size(cfg.algorithm);
+  const int b = cfg.block_size;
+  if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
+    throw invalid_argument("scankit::cuda: block size " + std::to_string(b) +
+                           " is not a power of two in [32, 1024]");
+  return b;
+}
+
+}  // namespace detail
+
+std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const scan_config& cfg) {
+  scankit::detail::check_size(n, "scankit::cuda::scan_workspace_bytes");
+  const int b = detail::resolve_block_size(cfg);
+  switch (cfg.algorithm) {
+    case scan_algorithm::hillis_steele_global:
+      return detail::hillis_steele_global::workspace_bytes(n, item_bytes, b);
+    case scan_algorithm::hillis_steele_shared:
+      return detail::hillis_steele_shared::workspace_bytes(n, item_bytes, b);
+    case scan_algorithm::blelloch:
+    case scan_algorithm::blelloch_conflict_free:
+      return detail::blelloch::workspace_bytes(n, item_bytes, b);
+    case scan_algorithm::work_efficient_global:
+      return detail::work_efficient_global::workspace_bytes(n, item_bytes, b);
+    case scan_algorithm::reduce_then_scan:
+      return detail::reduce_then_scan::workspace_bytes(n, item_bytes, b);
+    case scan_algorithm::decoupled_lookback:
+      return detail::decoupled_lookback::workspace_bytes(n, item_bytes, b);
+  }
+  throw invalid_argument("scankit::cuda: unknown scan algorithm");
+}
+
+workspace& workspace::operator=(workspace&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+workspace::~workspace() {
+  if (ptr_) cudaFree(ptr_);  // never throw from a destructor; a failure here is unreportable
+}
+
+void workspace::reserve(std::size_t bytes) {
+  if (bytes <= bytes_) return;
+  void* p = nullptr;
+  cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky-free error so later calls are not affected
+    throw cuda_error(static_cast<int>(e), "scankit::cuda::workspace: cudaMalloc of " +
+                                              std::to_string(bytes) + " bytes failed: " +
+                                              cudaGetErrorString(e));
+  }
+  if (ptr_) cudaFree(ptr_);
+  ptr_ = p;
+  bytes_ = bytes;
+}
+
+int device_count() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+}  // namespace scankit::cuda

@@ -1,0 +1,16 @@
+// Non-template parts of the library that need no GPU.
+#include "scankit/scankit.hpp"
+
+namespace scankit {
+
+std::string_view version() noexcept { return SCANKIT_VERSION_STRING; }
+
+bool built_with_cuda() noexcept {
+#ifdef SCANKIT_HAS_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace scankit
