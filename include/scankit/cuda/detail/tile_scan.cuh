@@ -1,0 +1,170 @@
+// Tile-level building blocks shared by reduce-then-scan and decoupled-lookback: loading a tile
+// with 16-byte vector accesses, scanning it across the block, and storing it.
+//
+// Tile layout. A tile is R sub-tiles; sub-tile r is a contiguous run of blockDim.x * V items,
+// and thread t owns the V consecutive items at offset t * V of every sub-tile. So each load
+// and store instruction of a warp touches one contiguous 512-byte span (perfectly coalesced),
+// and every thread still owns runs of consecutive items that it scans in registers. In memory
+// order the tile is: sub-tile r (major), then thread, then item within the vector.
+#pragma once
+
+#include <cstring>
+
+#include "scankit/cuda/detail/common.cuh"
+
+namespace scankit::cuda::detail::tile {
+
+/// Items in one 16-byte vector access of T (1 when T does not divide 16 bytes).
+template <class T>
+constexpr int vector_items() {
+  return (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T)) : 1;
+}
+
+/// True when both pointers allow 16-byte vector accesses.
+inline bool vector_aligned(const void* a, const void* b) {
+  return (reinterpret_cast<std::uintptr_t>(a) % 16 == 0) &&
+         (reinterpret_cast<std::uintptr_t>(b) % 16 == 0);
+}
+
+/// Loads the tile starting at `begin` with `valid` items (fewer in the last tile). Items past
+/// the end become the identity, so they change nothing when combined.
+template <int R, int V, bool Vec, class T>
+__device__ __forceinline__ void load(const T* in, std::int64_t begin, std::int64_t valid,
+                                     T (&x)[R][V], T identity) {
+  const std::int64_t t = threadIdx.x, B = blockDim.x;
+  if (Vec && valid == R * B * V) {
+    static_assert(!Vec || V * sizeof(T) == 16, "vector path needs 16-byte vectors");
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      // Streaming load (evict-first): each input byte is read exactly once.
+      uint4 w = __ldcs(reinterpret_cast<const uint4*>(in + begin + (r * B + t) * V));
+      memcpy(&x[r][0], &w, sizeof(w));
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t i = (r * B + t) * V + j;
+        x[r][j] = i < valid ? in[begin + i] : identity;
+      }
+  }
+}
+
+/// Stores the tile (the inverse of load; items past `valid` are not written).
+template <int R, int V, bool Vec, class T>
+__device__ __forceinline__ void store(T* out, std::int64_t begin, std::int64_t valid,
+                                      const T (&y)[R][V]) {
+  const std::int64_t t = threadIdx.x, B = blockDim.x;
+  if (Vec && valid == R * B * V) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      uint4 w;
+      memcpy(&w, &y[r][0], sizeof(w));
+      __stcs(reinterpret_cast<uint4*>(out + begin + (r * B + t) * V), w);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t i = (r * B + t) * V + j;
+        if (i < valid) out[begin + i] = y[r][j];
+      }
+  }
+}
+
+/// Shared memory the block scan needs: one total per (sub-tile, warp).
+template <class T, int R>
+struct scan_storage {
+  T warp_totals[R * 32];
+};
+
+/// Scans the tile held in registers. On return x[r][j] holds the inclusive scan of the thread's
+/// vector r, prefix[r] the combination of every tile item before that vector (identity for
+/// the first), and the result is the tile's aggregate (in every thread). One __syncthreads.
+/// The caller must __syncthreads() before reusing `smem`.
+template <int R, int V, class T, class Op>
+__device__ __forceinline__ T scan_tile(T (&x)[R][V], T (&prefix)[R], Op op,
+                                       scan_storage<T, R>& smem) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  // 1. Each thread scans its own vectors in registers.
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int j = 1; j < V; ++j) x[r][j] = op(x[r][j - 1], x[r][j]);
+  // 2. Each warp scans the vector totals of its 32 threads, one sub-tile at a time.
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const T inclusive = warp_inclusive_scan(x[r][V - 1], op);
+    const T before = shfl_up(inclusive, 1);
+    prefix[r] = lane == 0 ? op.identity() : before;
+    if (lane == 31) smem.warp_totals[r * warps + warp] = inclusive;
+  }
+  __syncthreads();
+  // 3. Every warp scans the R * warps warp totals (in memory order: sub-tile, then warp) on its
+  //    own, 32 at a time, and picks out the prefixes of its own entries. Doing it redundantly
+  //    in every warp costs a few shuffles and saves a second barrier.
+  const int entries = R * warps;
+  T carry = op.identity();
+#pragma unroll
+  for (int c = 0; c < R; ++c) {
+    if (c * 32 < entries) {
+      const int e = c * 32 + lane;
+      const T v = e < entries ? smem.warp_totals[e] : op.identity();
+      const T inclusive = warp_inclusive_scan(v, op);
+      const T exclusive_in_chunk = lane == 0 ? op.identity() : shfl_up(inclusive, 1);
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const int mine = r * warps + warp;  // warp-uniform
+        if (mine / 32 == c) prefix[r] = op(op(carry, shfl_idx(exclusive_in_chunk, mine % 32)), prefix[r]);
+      }
+      carry = op(carry, shfl_idx(inclusive, 31));
+    }
+  }
+  return carry;
+}
+
+/// Produces the final items: y = op(tile_prefix, prefix[r], x[r][j]) (inclusive) or the same
+/// shifted by one (exclusive), in place in x.
+template <int R, int V, class T, class Op>
+__device__ __forceinline__ void finish(T (&x)[R][V], const T (&prefix)[R], T tile_prefix,
+                                       bool exclusive, Op op) {
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const T p = op(tile_prefix, prefix[r]);
+    if (exclusive) {
+#pragma unroll
+      for (int j = V - 1; j > 0; --j) x[r][j] = op(p, x[r][j - 1]);
+      x[r][0] = p;
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) x[r][j] = op(p, x[r][j]);
+    }
+  }
+}
+
+/// One block scans a whole (short) array tile after tile, carrying the running total in
+/// registers: the small-input path (one launch, no tile status) and the top level of
+/// reduce-then-scan.
+template <int R, int V, bool Vec, class T, class Op>
+__global__ void __launch_bounds__(1024)
+    single_block_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
+                             T* total) {
+  __shared__ scan_storage<T, R> smem;
+  const std::int64_t tile_items = static_cast<std::int64_t>(R) * blockDim.x * V;
+  T carry = init;
+  for (std::int64_t begin = 0; begin < n; begin += tile_items) {
+    const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
+    T x[R][V], prefix[R];
+    load<R, V, Vec>(in, begin, valid, x, op.identity());
+    const T aggregate = scan_tile(x, prefix, op, smem);
+    finish(x, prefix, carry, exclusive, op);
+    store<R, V, Vec>(out, begin, valid, x);
+    carry = op(carry, aggregate);
+    __syncthreads();  // smem is reused by the next tile
+  }
+  if (total && threadIdx.x == 0) *total = carry;
+}
+
+}  // namespace scankit::cuda::detail::tile
