@@ -113,7 +113,8 @@ __device__ __forceinline__ T scan_tile(T (&x)[R][V], T (&prefix)[R], Op op,
       const int e = c * 32 + lane;
       const T v = e < entries ? smem.warp_totals[e] : op.identity();
       const T inclusive = warp_inclusive_scan(v, op);
-      const T exclusive_in_chunk = lane == 0 ? op.identity() : shfl_up(inclusive, 1);
+      const T shifted = shfl_up(inclusive, 1);  // every lane must take part in a shuffle
+      const T exclusive_in_chunk = lane == 0 ? op.identity() : shifted;
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const int mine = r * warps + warp;  // warp-uniform
