@@ -1,0 +1,13 @@
+// The primitives of the CLI. Adding one: write <name>_primitive.cpp (see scan_primitive.cpp)
+// and list its factory here.
+#include "primitive.hpp"
+
+namespace scankit::tools {
+
+std::vector<std::unique_ptr<primitive>> make_primitives() {
+  std::vector<std::unique_ptr<primitive>> all;
+  all.push_back(make_scan_primitive());
+  return all;
+}
+
+}  // namespace scankit::tools

@@ -1,0 +1,417 @@
+#include "scan_measure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "scan_data.hpp"
+#include "scankit/cpu/scan.hpp"
+#include "timing.hpp"
+#include "util.hpp"
+
+#ifdef SCANKIT_HAS_CUDA
+#include "baselines.hpp"
+#include "scan_baselines.hpp"
+#include "scankit/cuda/scan.hpp"
+#endif
+
+namespace scankit::tools {
+
+namespace {
+
+/// Byte written over outputs before each run, so an item a scan forgets to write cannot
+/// pass by holding the previous run's value (0xA5...: no input family produces it).
+constexpr int poison_byte = 0xA5;
+
+struct cpu_row {
+  row_kind kind;
+  const char* name;
+};
+constexpr cpu_row cpu_rows[] = {{row_kind::cpu_serial, "cpu-serial"},
+                                {row_kind::cpu_parallel, "cpu-parallel"},
+                                {row_kind::cpu_tbb, "cpu-tbb"}};
+
+bool is_cpu(row_kind k) {
+  return k == row_kind::cpu_serial || k == row_kind::cpu_parallel || k == row_kind::cpu_tbb;
+}
+
+}  // namespace
+
+const char* group_name(row_kind k) {
+  switch (k) {
+    case row_kind::gpu: return "gpu";
+    case row_kind::cub:
+    case row_kind::thrust:
+    case row_kind::copy: return "baseline";
+    default: return "cpu";
+  }
+}
+
+std::vector<std::string> algo_names() {
+  std::vector<std::string> names;
+#ifdef SCANKIT_HAS_CUDA
+  for (auto a : cuda::all_scan_algorithms) names.emplace_back(cuda::name(a));
+#endif
+  for (const auto& c : cpu_rows) names.emplace_back(c.name);
+  return names;
+}
+
+std::vector<std::string> compare_names() {
+#ifdef SCANKIT_HAS_CUDA
+  return {"cub", "thrust", "copy"};
+#else
+  return {};
+#endif
+}
+
+std::vector<row_spec> select_rows(const std::vector<std::string>& algos,
+                                  const std::vector<std::string>& compare, bool gpu) {
+  const bool all = std::find(algos.begin(), algos.end(), "all") != algos.end();
+  auto wanted = [&](std::string_view name) {
+    return all || std::find(algos.begin(), algos.end(), name) != algos.end();
+  };
+  auto compared = [&](std::string_view name) {
+    return std::find(compare.begin(), compare.end(), name) != compare.end();
+  };
+  std::vector<row_spec> rows;
+#ifdef SCANKIT_HAS_CUDA
+  if (gpu) {
+    for (std::size_t i = 0; i < cuda::all_scan_algorithms.size(); ++i) {
+      const auto name = cuda::name(cuda::all_scan_algorithms[i]);
+      if (wanted(name)) rows.push_back({row_kind::gpu, std::string(name), static_cast<int>(i)});
+    }
+    if (compared("cub")) rows.push_back({row_kind::cub, "cub", -1});
+    if (compared("thrust")) rows.push_back({row_kind::thrust, "thrust", -1});
+    if (compared("copy")) rows.push_back({row_kind::copy, "copy", -1});
+  }
+#else
+  (void)compared;
+  (void)gpu;
+#endif
+  for (const auto& c : cpu_rows)
+    if (wanted(c.name)) rows.push_back({c.kind, c.name, -1});
+  return rows;
+}
+
+bool point_result::ok() const {
+  return std::none_of(rows.begin(), rows.end(),
+                      [](const row_result& r) { return r.status == "FAIL" || r.status == "ERROR"; });
+}
+
+// ---------------------------------------------------------------------------------------
+
+struct typed_base {
+  virtual ~typed_base() = default;
+  virtual point_result measure(scan_runner::impl& ctx, const point_options& opts,
+                               const std::vector<row_spec>& rows,
+                               const std::function<void(const std::string&)>& progress) = 0;
+};
+
+struct scan_runner::impl {
+  bool gpu = false;
+#ifdef SCANKIT_HAS_CUDA
+  std::unique_ptr<cuda_stream> stream;
+  std::unique_ptr<l2_flusher> flusher;
+  std::unique_ptr<thrust_scratch> thrust;
+  device_buffer d_in, d_out, workspace, cub_temp;
+#endif
+  std::unique_ptr<typed_base> data;
+};
+
+namespace {
+
+template <class Op>
+class typed_runner final : public typed_base {
+ public:
+  using T = value_t<Op>;
+
+  typed_runner(dtype type, op_kind op, scan_kind kind, std::int64_t n_max, std::uint64_t seed)
+      : type_(type), op_(op), kind_(kind), in_(static_cast<std::size_t>(n_max)),
+        out_(static_cast<std::size_t>(n_max)) {
+    fill_input(in_.data(), n_max, op, seed);
+    ref_.emplace(in_.data(), n_max, op, kind, Op::identity());
+  }
+
+  point_result measure([[maybe_unused]] scan_runner::impl& ctx, const point_options& opts,
+                       const std::vector<row_spec>& rows,
+                       const std::function<void(const std::string&)>& progress) override {
+    if (opts.n < 0 || opts.n > ref_->size())
+      throw invalid_argument("scan point of " + std::to_string(opts.n) + " items exceeds the " +
+                             std::to_string(ref_->size()) + " prepared");
+    point_result res;
+    res.type = type_;
+    res.op = op_;
+    res.kind = kind_;
+    res.opts = opts;
+    res.bytes = static_cast<std::size_t>(opts.n) * sizeof(T);
+    const bool any_cpu = std::any_of(rows.begin(), rows.end(), [](auto& r) { return is_cpu(r.kind); });
+    const bool any_gpu = std::any_of(rows.begin(), rows.end(), [](auto& r) { return !is_cpu(r.kind); });
+#ifdef SCANKIT_HAS_CUDA
+    if (any_gpu) prepare_device(ctx, res);
+#else
+    (void)any_gpu;
+#endif
+    if (any_cpu) {
+      res.cpu_copy_samples_ms = time_cpu_ms(opts.warmup, opts.reps, [&] {
+        cpu::parallel_copy(out_.data(), in_.data(), static_cast<std::int64_t>(res.bytes));
+      });
+      res.cpu_copy_ms = median(res.cpu_copy_samples_ms);
+    }
+    for (const auto& spec : rows) {
+      if (progress) progress(spec.name);
+      row_result row;
+      row.spec = spec;
+      try {
+        if (is_cpu(spec.kind)) run_cpu(row, opts);
+#ifdef SCANKIT_HAS_CUDA
+        else run_gpu(ctx, row, res);
+#endif
+      } catch (const std::exception& e) {
+        row.status = "ERROR";
+        row.message = e.what();
+      }
+      res.rows.push_back(std::move(row));
+    }
+    derive(res);
+    return res;
+  }
+
+ private:
+  void record(row_result& row, const check_outcome& c, const char* what = nullptr) {
+    if (c.ok) {
+      if (row.status.empty()) row.status = "PASS";
+      return;
+    }
+    row.status = "FAIL";
+    if (!row.message.empty()) row.message += "; ";
+    if (what) row.message += what;
+    row.message += c.message;
+  }
+
+  void run_cpu(row_result& row, const point_options& opts) {
+    const std::int64_t n = opts.n;
+    const Op op{};
+    const T init = Op::identity();
+    std::memset(static_cast<void*>(out_.data()), poison_byte, static_cast<std::size_t>(n) * sizeof(T));
+    auto run = [&] {
+      switch (row.spec.kind) {
+        case row_kind::cpu_serial: cpu::scan_serial(in_.data(), out_.data(), n, op, kind_, init); break;
+        case row_kind::cpu_parallel: cpu::scan_parallel(in_.data(), out_.data(), n, op, kind_, init); break;
+        default: cpu::tbb_parallel_scan(in_.data(), out_.data(), n, op, kind_, init); break;
+      }
+    };
+    row.samples_ms = time_cpu_ms(opts.warmup, opts.reps, run);
+    row.device_ms = median(row.samples_ms);
+    row.with_copies_samples_ms = row.samples_ms;
+    row.with_copies_ms = row.device_ms;
+    record(row, ref_->check(out_.data(), n));
+  }
+
+#ifdef SCANKIT_HAS_CUDA
+  void prepare_device(scan_runner::impl& ctx, point_result& res) {
+    const std::size_t bytes = res.bytes;
+    const cudaStream_t s = ctx.stream->get();
+    ctx.d_in.reserve(bytes);
+    ctx.d_out.reserve(bytes);
+    if (bytes) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(ctx.d_in.data(), in_.data(), bytes, cudaMemcpyHostToDevice));
+    res.copy_samples_ms = time_gpu_ms(
+        s, res.opts.warmup, res.opts.reps,
+        [&] { device_copy(ctx.d_out.data(), ctx.d_in.data(), bytes, s); },
+        [&] { ctx.flusher->flush(s); });
+    res.copy_ms = median(res.copy_samples_ms);
+  }
+
+  void run_gpu(scan_runner::impl& ctx, row_result& row, point_result& res) {
+    const point_options& opts = res.opts;
+    const std::int64_t n = opts.n;
+    const std::size_t bytes = res.bytes;
+    const cudaStream_t s = ctx.stream->get();
+    const Op op{};
+    const T init = Op::identity();
+    const T* d_in = ctx.d_in.as<T>();
+    T* d_out = ctx.d_out.as<T>();
+    auto poison = [&] {
+      if (bytes) SCANKIT_TOOLS_CUDA_CHECK(cudaMemsetAsync(d_out, poison_byte, bytes, s));
+      ctx.flusher->flush(s);
+    };
+    auto fetch_and_check = [&](const char* what) {
+      if (bytes) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(out_.data(), d_out, bytes, cudaMemcpyDeviceToHost));
+      record(row, ref_->check(out_.data(), n), what);
+    };
+    switch (row.spec.kind) {
+      case row_kind::copy:
+        row.samples_ms = res.copy_samples_ms;
+        row.device_ms = res.copy_ms;
+        row.status = "-";
+        return;
+      case row_kind::cub: {
+        const std::size_t temp = cub_scan_temp_bytes<Op>(n, kind_);
+        ctx.cub_temp.reserve(temp);
+        row.workspace_bytes = temp;
+        row.samples_ms = time_gpu_ms(
+            s, opts.warmup, opts.reps,
+            [&] { cub_scan<Op>(d_in, d_out, n, kind_, ctx.cub_temp.data(), temp, s); }, poison);
+        row.device_ms = median(row.samples_ms);
+        fetch_and_check(nullptr);
+        return;
+      }
+      case row_kind::thrust:
+        row.samples_ms = time_gpu_ms(
+            s, opts.warmup, opts.reps, [&] { thrust_scan<Op>(d_in, d_out, n, kind_, *ctx.thrust, s); },
+            poison);
+        row.device_ms = median(row.samples_ms);
+        fetch_and_check(nullptr);
+        return;
+      default: break;
+    }
+    // scankit's GPU algorithm: workspace allocated before timing; only scan() is timed.
+    const cuda::scan_config cfg{cuda::all_scan_algorithms[static_cast<std::size_t>(row.spec.gpu_algo)],
+                                opts.block_size};
+    const std::size_t ws = cuda::scan_workspace_bytes(n, sizeof(T), cfg);
+    ctx.workspace.reserve(ws);
+    row.workspace_bytes = ws;
+    row.samples_ms = time_gpu_ms(
+        s, opts.warmup, opts.reps,
+        [&] { cuda::scan(d_in, d_out, n, op, kind_, init, ctx.workspace.data(), ws, s, cfg); }, poison);
+    row.device_ms = median(row.samples_ms);
+    fetch_and_check(nullptr);
+    if (!opts.with_copies) return;
+    // The host-container API from ordinary pageable memory: copies in, scan, copies out.
+    cuda::host_scan_options host_opts;
+    host_opts.config = cfg;
+    std::memset(static_cast<void*>(out_.data()), poison_byte, bytes);
+    row.with_copies_samples_ms = time_cpu_ms(opts.warmup, opts.reps, [&] {
+      cuda::scan_host(in_.data(), out_.data(), n, op, kind_, init, host_opts);
+    });
+    row.with_copies_ms = median(row.with_copies_samples_ms);
+    record(row, ref_->check(out_.data(), n), "scan_host: ");
+  }
+#endif
+
+  static void derive(point_result& res) {
+    const double bytes = static_cast<double>(res.bytes);
+    auto time_of = [&](row_kind k) {
+      for (const auto& r : res.rows)
+        if (r.spec.kind == k && r.status == "PASS") return r.device_ms;
+      return static_cast<double>(NAN);
+    };
+    const double cub_ms = time_of(row_kind::cub), serial_ms = time_of(row_kind::cpu_serial);
+    for (auto& r : res.rows) {
+      if (!std::isfinite(r.device_ms) || r.device_ms <= 0) continue;
+      r.gbps = 2.0 * bytes / (r.device_ms * 1e6);
+      const double floor = is_cpu(r.spec.kind) ? res.cpu_copy_ms : res.copy_ms;
+      r.pct_of_copy = floor / r.device_ms * 100.0;
+      r.vs_cub = cub_ms / r.device_ms;
+      r.vs_serial = serial_ms / r.device_ms;
+    }
+  }
+
+  dtype type_;
+  op_kind op_;
+  scan_kind kind_;
+  std::vector<T> in_;
+  std::vector<T> out_;
+  std::optional<scan_reference<Op>> ref_;
+};
+
+}  // namespace
+
+scan_runner::scan_runner(bool gpu) : p_(std::make_unique<impl>()) {
+  p_->gpu = gpu;
+#ifdef SCANKIT_HAS_CUDA
+  if (gpu) {
+    p_->stream = std::make_unique<cuda_stream>();
+    p_->flusher = std::make_unique<l2_flusher>();
+    p_->thrust = std::make_unique<thrust_scratch>();
+  }
+#endif
+}
+
+scan_runner::~scan_runner() = default;
+
+void scan_runner::prepare(dtype type, op_kind op, scan_kind kind, std::int64_t n_max,
+                          std::uint64_t seed) {
+  p_->data.reset();
+  p_->data = visit(type, op, [&](auto monoid) -> std::unique_ptr<typed_base> {
+    return std::make_unique<typed_runner<decltype(monoid)>>(type, op, kind, n_max, seed);
+  });
+}
+
+point_result scan_runner::measure(const point_options& opts, const std::vector<row_spec>& rows,
+                                  const std::function<void(const std::string&)>& progress) {
+  if (!p_->data) throw error("scan_runner::measure before prepare");
+  return p_->data->measure(*p_, opts, rows, progress);
+}
+
+// ---------------------------------------------------------------------------------------
+
+std::string format_table(const point_result& r) {
+  text_table t({"algorithm", "with copies ms", "device ms", "GB/s", "% of copy", "vs CUB",
+                "vs cpu-serial", "check"},
+               {false, true, true, true, true, true, true, false});
+  for (const auto& row : r.rows) {
+    const bool baseline = row.spec.kind == row_kind::cub || row.spec.kind == row_kind::thrust ||
+                          row.spec.kind == row_kind::copy;
+    std::string check = row.status;
+    if (!row.message.empty()) check += ": " + row.message;
+    t.add_row({row.spec.name, baseline ? "-" : format_ms(row.with_copies_ms), format_ms(row.device_ms),
+               format_gbps(row.gbps), format_pct(row.pct_of_copy), format_ratio(row.vs_cub),
+               format_ratio(row.vs_serial), check});
+  }
+  return t.str();
+}
+
+namespace {
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json to_json(const point_result& r) {
+  nlohmann::json j;
+  j["n"] = r.opts.n;
+  j["bytes"] = r.bytes;
+  j["type"] = std::string(name(r.type));
+  j["op"] = std::string(name(r.op));
+  j["kind"] = r.kind == scan_kind::inclusive ? "inclusive" : "exclusive";
+  j["block_size"] = r.opts.block_size;
+  j["reps"] = r.opts.reps;
+  j["warmup"] = r.opts.warmup;
+  if (!r.copy_samples_ms.empty()) {
+    j["copy"] = {{"what", "device-to-device cudaMemcpyAsync of n*sizeof(T) bytes"},
+                 {"ms", number(r.copy_ms)},
+                 {"gbps", number(2.0 * static_cast<double>(r.bytes) / (r.copy_ms * 1e6))},
+                 {"samples_ms", r.copy_samples_ms}};
+  }
+  if (!r.cpu_copy_samples_ms.empty()) {
+    j["cpu_copy"] = {{"what", "cpu::parallel_copy of n*sizeof(T) bytes"},
+                     {"ms", number(r.cpu_copy_ms)},
+                     {"gbps", number(2.0 * static_cast<double>(r.bytes) / (r.cpu_copy_ms * 1e6))},
+                     {"samples_ms", r.cpu_copy_samples_ms}};
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::json o;
+    o["name"] = row.spec.name;
+    o["group"] = group_name(row.spec.kind);
+    o["status"] = row.status;
+    if (!row.message.empty()) o["message"] = row.message;
+    o["device_ms"] = number(row.device_ms);
+    o["samples_ms"] = row.samples_ms;
+    o["with_copies_ms"] = number(row.with_copies_ms);
+    o["with_copies_samples_ms"] = row.with_copies_samples_ms;
+    o["gbps"] = number(row.gbps);
+    o["pct_of_copy"] = number(row.pct_of_copy);
+    o["vs_cub"] = number(row.vs_cub);
+    o["vs_cpu_serial"] = number(row.vs_serial);
+    o["workspace_bytes"] = row.workspace_bytes;
+    rows.push_back(std::move(o));
+  }
+  j["rows"] = std::move(rows);
+  j["ok"] = r.ok();
+  return j;
+}
+
+}  // namespace scankit::tools
