@@ -75,7 +75,7 @@ class arena {
 /// Bytes the multi-level driver needs for the tile sums of every level, for tiles of `tile`.
 inline std::size_t tile_sums_bytes(std::int64_t n, std::int64_t tile, std::size_t item_bytes) {
   std::size_t total = 0;
-  while (n > 1) {
+  while (n > 0) {  // n == 1 still takes one tile sum
     std::int64_t tiles = ceil_div(n, tile);
     total += align_up(static_cast<std::size_t>(tiles) * item_bytes);
     if (tiles == 1) break;
