@@ -220,7 +220,11 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw error("failed to write " + path);
 }
 
-std::string plot_script_path() { return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/plot_sweep.py"; }
+// SCANKIT_PLOT_SCRIPT overrides the source tree's copy (for a binary run from elsewhere).
+std::string plot_script_path() {
+  if (const char* env = std::getenv("SCANKIT_PLOT_SCRIPT"); env && *env) return env;
+  return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/plot_sweep.py";
+}
 
 int run_plot_script(const std::string& json_path) {
   std::string python = SCANKIT_TOOLS_PYTHON;
