@@ -70,6 +70,17 @@ def pow2_label(v, _pos=None):
     return f"$2^{{{int(round(k))}}}$" if abs(k - round(k)) < 1e-9 else f"{v:g}"
 
 
+# Distinct colours, none of them grey (grey is for Thrust and the CPU copy floor).
+GPU_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+              "#bcbd22", "#17becf", "#393b79", "#637939", "#ad494a"]
+CPU_COLORS = ["#7b4173", "#8c6d31", "#3182bd", "#31a354", "#e6550d"]
+
+
+def pow2_text(v):
+    k = math.log2(v) if v > 0 else 0.5
+    return f"2^{int(round(k))}" if v > 0 and abs(k - round(k)) < 1e-9 else f"{v}"
+
+
 def style_for(name, group, palette_index):
     if name == "cub":
         return dict(color="black", linestyle="--", linewidth=2.6, marker="D", markersize=4,
@@ -77,12 +88,11 @@ def style_for(name, group, palette_index):
     if name == "thrust":
         return dict(color="0.45", linestyle="--", linewidth=1.6, marker="s", markersize=3,
                     zorder=4, label="Thrust")
-    cmap = plt.get_cmap("tab10")
-    color = cmap(palette_index % 10)
     if group == "cpu":
-        return dict(color=color, linestyle="-.", linewidth=1.4, marker="^", markersize=3,
-                    label=name)
-    return dict(color=color, linestyle="-", linewidth=1.6, marker="o", markersize=3, label=name)
+        return dict(color=CPU_COLORS[palette_index % len(CPU_COLORS)], linestyle="-.",
+                    linewidth=1.4, marker="^", markersize=3, label=name)
+    return dict(color=GPU_COLORS[palette_index % len(GPU_COLORS)], linestyle="-", linewidth=1.6,
+                marker="o", markersize=3, label=name)
 
 
 def main():
@@ -106,17 +116,16 @@ def main():
              f"{params.get('type', '')} — {device}")
     subtitle = f"{data.get('date', '')}   median of {params.get('reps', '?')} runs"
     if over == "block-size":
-        subtitle += f"   n = {pow2_label(params.get('n', 0)).strip('$')}"
+        subtitle += f"   n = {pow2_text(params.get('n', 0))}"
 
     fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(14, 6.2))
     all_series = series(points, over)
-    palette = 0
+    palette = {"gpu": 0, "cpu": 0, "baseline": 0}
     for name, s in all_series.items():
         if name == "copy" or not s["x"]:
             continue  # the copy row is drawn as the floor below
-        st = style_for(name, s["group"], palette)
-        if name not in ("cub", "thrust"):
-            palette += 1
+        st = style_for(name, s["group"], palette.get(s["group"], 0))
+        palette[s["group"]] = palette.get(s["group"], 0) + 1
         ax_t.plot(s["x"], s["ms"], **st)
         gx = [x for x, g in zip(s["x"], s["gbps"]) if g is not None]
         gy = [g for g in s["gbps"] if g is not None]

@@ -117,9 +117,11 @@ class scan_primitive final : public primitive {
     app->add_option("-n,--n", bench_.n,
                     "Number of items (e.g. 123123123, 2^22, 1e6; default 123123123 with a GPU, "
                     "2^26 without)")
-        ->check(check_count);
+        ->check(check_count)
+        ->type_name("N");
     add_common(*app, bench_, true);
-    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE");
+    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE")
+        ->type_name("FILE");
     app->footer(std::string(
                     "Columns: with copies ms = host->device->host time of scan_host from pageable "
                     "memory (CPU rows: the device time); device ms = median of R runs timed with "
@@ -148,11 +150,14 @@ class scan_primitive final : public primitive {
                     "Largest size, log2 (clipped to ~40% of free GPU and host memory)")
         ->check(CLI::Range(0, 40))
         ->capture_default_str();
-    app->add_option("-n,--n", sweep_.n, "Size of a block-size sweep (default 2^24)")->check(check_count);
+    app->add_option("-n,--n", sweep_.n, "Size of a block-size sweep (default 2^24)")
+        ->check(check_count)
+        ->type_name("N");
     add_common(*app, sweep_, true);
     app->add_option("--out", sweep_.out,
                     "Output prefix: writes PREFIX.json, PREFIX.csv and (via tools/plot_sweep.py) "
-                    "PREFIX.png, PREFIX.svg (default sweep-scan-<over>)");
+                    "PREFIX.png, PREFIX.svg (default sweep-scan-<over>)")
+        ->type_name("PREFIX");
     app->add_flag("--no-plot", sweep_.no_plot, "Do not run the plot script");
     app->footer(check_footer());
     app->callback([this, &action] {

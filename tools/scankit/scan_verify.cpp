@@ -181,6 +181,7 @@ void run_case(const verify_case& c, std::vector<verify_algo>& algos, [[maybe_unu
     } else {
       ++a.failed;
       a.failures.emplace_back(c.id, r.message);
+      std::cerr << fmt::format("    FAIL {}: {}\n", a.spec.name, r.message);
     }
   }
 }

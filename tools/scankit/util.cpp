@@ -1,6 +1,7 @@
 #include "util.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -226,21 +227,50 @@ std::string plot_script_path() {
   return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/plot_sweep.py";
 }
 
-int run_plot_script(const std::string& json_path) {
-  std::string python = SCANKIT_TOOLS_PYTHON;
-  if (const char* env = std::getenv("SCANKIT_PYTHON"); env && *env) python = env;
-  const std::string script = plot_script_path();
-  std::vector<std::string> args{python, script, json_path};
+namespace {
+
+/// Runs argv[0] with argv (searched on the PATH); returns its exit status, or -1 if it could
+/// not be started. `quiet` sends its output to /dev/null.
+int spawn_and_wait(std::vector<std::string> args, bool quiet) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (quiet) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
   pid_t pid = 0;
-  if (posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
-    throw error("cannot start " + python + " to run " + script);
+  const int started = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (started != 0) return -1;
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) throw error("waiting for " + python + " failed");
+  if (waitpid(pid, &status, 0) < 0) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+int run_plot_script(const std::string& json_path) {
+  // The first interpreter that can import matplotlib: $SCANKIT_PYTHON, the one found when
+  // scankit was configured, python3 on the PATH.
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("SCANKIT_PYTHON"); env && *env) candidates.emplace_back(env);
+  candidates.emplace_back(SCANKIT_TOOLS_PYTHON);
+  candidates.emplace_back("python3");
+  std::string python = candidates.front();
+  for (const auto& c : candidates) {
+    if (spawn_and_wait({c, "-c", "import matplotlib"}, true) == 0) {
+      python = c;
+      break;
+    }
+  }
+  const std::string script = plot_script_path();
+  const int status = spawn_and_wait({python, script, json_path}, false);
+  if (status < 0) throw error("cannot start " + python + " to run " + script);
+  return status;
 }
 
 std::string version_line() {
