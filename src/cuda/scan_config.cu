@@ -80,6 +80,8 @@ void workspace::reserve(std::size_t bytes) {
   bytes_ = bytes;
 }
 
+void release_host_buffers() noexcept { detail::thread_host_stream_pool().release(); }
+
 int device_count() noexcept {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {

@@ -418,6 +418,9 @@ TEST_P(CudaScan, HostContainers) {
     const T total = skc::exclusive_scan<T>(std::span<const T>(pin.span()), std::span<T>(out), op, 9, opts);
     EXPECT_TRUE(sk::test::matches_reference(in, out, op, scan_kind::exclusive, 9, &total));
   }
+  // The calls above reused this thread's cached streaming buffers; free them so the next
+  // calls start from nothing again.
+  skc::release_host_buffers();
   {  // a device-memory budget (4 MiB; 256 KiB when quick) below the array: streamed in chunks
     skc::host_scan_options small = opts;
     small.device_memory_limit = quick_mode() ? std::size_t{256} << 10 : std::size_t{4} << 20;

@@ -120,8 +120,12 @@ struct host_scan_options {
   std::size_t device_memory_limit = 0;
 };
 
-/// Host-container scan: copies `in` to the GPU, scans, copies the result to `out` (which may
-/// be `in`). Returns the carry-out. Synchronises. Throws no_device_error without a GPU.
+/// Host-container scan: streams `in` through the GPU in chunks (copy in, scan, copy out, on
+/// three streams so the copies and the scans overlap; pageable memory goes through pinned
+/// staging buffers) and writes the result to `out` (which may be `in`). Returns the carry-out.
+/// Synchronises. Throws no_device_error without a GPU. The streams and buffers are kept per
+/// host thread for later calls (allocating pinned memory costs more than the copies); see
+/// release_host_buffers().
 template <class Op>
 value_t<Op> scan_host(const value_t<Op>* in, value_t<Op>* out, std::int64_t n, Op op,
                       scan_kind kind, value_t<Op> init, const host_scan_options& opts = {});
@@ -141,6 +145,10 @@ T exclusive_scan(std::span<const T> in, std::span<T> out, Op op = {},
   return scan_host(in.data(), out.data(), static_cast<std::int64_t>(in.size()), op,
                    scan_kind::exclusive, init ? *init : op.identity(), opts);
 }
+
+/// Frees the calling thread's cached streaming buffers (device and pinned host memory) of the
+/// host-container scans. They are also freed when the thread exits.
+void release_host_buffers() noexcept;
 
 /// Number of CUDA devices visible (0 when there is no driver or no GPU; never throws).
 int device_count() noexcept;

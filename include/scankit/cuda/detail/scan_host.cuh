@@ -56,44 +56,106 @@ inline bool is_pinned(const void* p) {
   return attr.type == cudaMemoryTypeHost;
 }
 
-/// Owns every resource of one streamed scan; frees them all on any exit path.
-struct stream_resources {
-  std::vector<cudaStream_t> streams;
-  std::vector<cudaEvent_t> events;
-  std::vector<void*> device;
-  std::vector<void*> pinned;
-  ~stream_resources() {
-    for (auto s : streams) cudaStreamSynchronize(s);
-    for (auto s : streams) cudaStreamDestroy(s);
-    for (auto e : events) cudaEventDestroy(e);
-    for (auto p : device) cudaFree(p);
-    for (auto p : pinned) cudaFreeHost(p);
+/// The streams, events, device buffers and pinned staging buffers of the streamed host scans.
+/// One pool per host thread, kept between calls and grown on demand: pinning host memory costs
+/// more than the copies it serves, so a scan that allocated them every time would lose to the
+/// CPU. scankit::cuda::release_host_buffers() frees the calling thread's pool.
+struct host_stream_pool {
+  static constexpr int slots = 3;
+  struct slot_buffers {
+    cudaStream_t stream{};
+    cudaEvent_t done{}, carry_ready{};
+    void* buf = nullptr;        // one chunk on the device
+    void* ws = nullptr;         // the chunk scan's workspace
+    void* total = nullptr;      // the chunk's carry-out
+    void* stage_in = nullptr;   // pinned copies of pageable chunks
+    void* stage_out = nullptr;
+    std::size_t buf_bytes = 0, ws_bytes = 0, stage_bytes = 0;
+  };
+  int device = -1;
+  slot_buffers slot[slots];
+  void* carries = nullptr;  // running carry after each chunk
+  std::size_t carries_bytes = 0;
+
+  host_stream_pool() = default;
+  host_stream_pool(const host_stream_pool&) = delete;
+  host_stream_pool& operator=(const host_stream_pool&) = delete;
+  ~host_stream_pool() { release(); }
+
+  /// Frees everything (errors ignored: this also runs at thread exit, possibly after the
+  /// CUDA runtime has shut down).
+  void release() noexcept {
+    if (device < 0) return;
+    int current = 0;
+    cudaGetDevice(&current);
+    cudaSetDevice(device);
+    for (auto& s : slot) {
+      if (s.stream) cudaStreamSynchronize(s.stream), cudaStreamDestroy(s.stream);
+      if (s.done) cudaEventDestroy(s.done);
+      if (s.carry_ready) cudaEventDestroy(s.carry_ready);
+      cudaFree(s.buf), cudaFree(s.ws), cudaFree(s.total);
+      cudaFreeHost(s.stage_in), cudaFreeHost(s.stage_out);
+      s = slot_buffers{};
+    }
+    cudaFree(carries);
+    carries = nullptr, carries_bytes = 0;
+    cudaSetDevice(current);
+    (void)cudaGetLastError();
+    device = -1;
   }
-  cudaStream_t new_stream() {
-    cudaStream_t s{};
-    SCANKIT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    streams.push_back(s);
-    return s;
+
+  static void grow_device(void*& p, std::size_t& have, std::size_t want) {
+    if (want <= have) return;
+    if (p) {
+      void* old = p;
+      p = nullptr, have = 0;
+      SCANKIT_CUDA_CHECK(cudaFree(old));
+    }
+    SCANKIT_CUDA_CHECK(cudaMalloc(&p, want));
+    have = want;
   }
-  cudaEvent_t new_event() {
-    cudaEvent_t e{};
-    SCANKIT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    events.push_back(e);
-    return e;
-  }
-  void* new_device(std::size_t bytes) {
-    void* p = nullptr;
-    SCANKIT_CUDA_CHECK(cudaMalloc(&p, bytes));
-    device.push_back(p);
-    return p;
-  }
-  void* new_pinned(std::size_t bytes) {
-    void* p = nullptr;
-    SCANKIT_CUDA_CHECK(cudaMallocHost(&p, bytes));
-    pinned.push_back(p);
-    return p;
+
+  /// Makes the pool ready on the current device with at least these sizes.
+  void prepare(std::size_t buf_bytes, std::size_t ws_bytes, std::size_t carry_bytes,
+               std::size_t stage_bytes) {
+    int dev = 0;
+    SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev != device) {
+      release();
+      device = dev;
+      for (auto& s : slot) {
+        SCANKIT_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+        SCANKIT_CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+        SCANKIT_CUDA_CHECK(cudaEventCreateWithFlags(&s.carry_ready, cudaEventDisableTiming));
+        SCANKIT_CUDA_CHECK(cudaMalloc(&s.total, workspace_alignment));
+      }
+    }
+    for (auto& s : slot) {
+      // A call that failed part-way may have left work queued: finish it before reuse.
+      SCANKIT_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+      grow_device(s.buf, s.buf_bytes, buf_bytes);
+      std::size_t ws_have = s.ws_bytes;
+      grow_device(s.ws, ws_have, ws_bytes);
+      s.ws_bytes = ws_have;
+      if (stage_bytes > s.stage_bytes) {
+        void* old_in = s.stage_in;
+        void* old_out = s.stage_out;
+        s.stage_in = s.stage_out = nullptr, s.stage_bytes = 0;
+        SCANKIT_CUDA_CHECK(cudaFreeHost(old_in));
+        SCANKIT_CUDA_CHECK(cudaFreeHost(old_out));
+        SCANKIT_CUDA_CHECK(cudaMallocHost(&s.stage_in, stage_bytes));
+        SCANKIT_CUDA_CHECK(cudaMallocHost(&s.stage_out, stage_bytes));
+        s.stage_bytes = stage_bytes;
+      }
+    }
+    grow_device(carries, carries_bytes, carry_bytes);
   }
 };
+
+inline host_stream_pool& thread_host_stream_pool() {
+  thread_local host_stream_pool pool;
+  return pool;
+}
 
 }  // namespace detail
 
@@ -109,7 +171,7 @@ value_t<Op> scan_host(const value_t<Op>* in, value_t<Op>* out, std::int64_t n, O
   if (n == 0) return init;
 
   // Chunking: 3 slots of up to 2^23 items (32 MiB of int32) each, shrunk to fit the limit.
-  constexpr int slots = 3;
+  constexpr int slots = host_stream_pool::slots;
   std::int64_t chunk = std::int64_t{1} << 23;
   if (n < chunk * slots) chunk = std::max<std::int64_t>(ceil_div(n, slots), 1 << 16);
   chunk = std::min(chunk, n);
@@ -127,31 +189,34 @@ value_t<Op> scan_host(const value_t<Op>* in, value_t<Op>* out, std::int64_t n, O
   const bool stage_in = !is_pinned(in);
   const bool stage_out = !is_pinned(out);
 
-  stream_resources res;
+  // Only the slots live on the device; they come from this thread's pool (see above).
+  host_stream_pool& pool = thread_host_stream_pool();
+  const std::size_t ws_bytes = scan_workspace_bytes(chunk, sizeof(T), opts.config);
+  pool.prepare(align_up(chunk * sizeof(T)), ws_bytes, align_up((chunks + 1) * sizeof(T)),
+               (stage_in || stage_out) ? chunk * sizeof(T) : 0);
   struct slot_state {
     cudaStream_t stream;
     cudaEvent_t done, carry_ready;
     T* buf;
     void* ws;
-    std::size_t ws_bytes;
     T* total;
     T* stage_in;
     T* stage_out;
-    std::int64_t pending = -1;  // chunk whose output still sits in stage_out
+    std::int64_t pending = -1;  // chunk still on its way out through this slot
   };
-  std::vector<slot_state> slot(slots);
-  T* carries = static_cast<T*>(res.new_device(align_up((chunks + 1) * sizeof(T))));
-  for (auto& s : slot) {
-    s.stream = res.new_stream();
-    s.done = res.new_event();
-    s.carry_ready = res.new_event();
-    s.buf = static_cast<T*>(res.new_device(align_up(chunk * sizeof(T))));
-    s.ws_bytes = scan_workspace_bytes(chunk, sizeof(T), opts.config);
-    s.ws = s.ws_bytes ? res.new_device(s.ws_bytes) : nullptr;
-    s.total = static_cast<T*>(res.new_device(align_up(sizeof(T))));
-    s.stage_in = stage_in ? static_cast<T*>(res.new_pinned(chunk * sizeof(T))) : nullptr;
-    s.stage_out = stage_out ? static_cast<T*>(res.new_pinned(chunk * sizeof(T))) : nullptr;
-  }
+  std::vector<slot_state> slot;
+  for (auto& b : pool.slot)
+    slot.push_back({b.stream, b.done, b.carry_ready, static_cast<T*>(b.buf), b.ws,
+                    static_cast<T*>(b.total), static_cast<T*>(b.stage_in),
+                    static_cast<T*>(b.stage_out)});
+  T* carries = static_cast<T*>(pool.carries);
+  // If anything below throws, let the queued work finish before the buffers are reused.
+  struct sync_on_exit {
+    std::vector<slot_state>& slots;
+    ~sync_on_exit() {
+      for (auto& s : slots) cudaStreamSynchronize(s.stream);
+    }
+  } guard{slot};
   store_value(carries, init, slot[0].stream);
 
   auto drain = [&](slot_state& s) {
@@ -174,7 +239,7 @@ value_t<Op> scan_host(const value_t<Op>* in, value_t<Op>* out, std::int64_t n, O
       src = s.stage_in;
     }
     SCANKIT_CUDA_CHECK(cudaMemcpyAsync(s.buf, src, len * sizeof(T), cudaMemcpyHostToDevice, s.stream));
-    scan(s.buf, s.buf, len, op, kind, op.identity(), s.ws, s.ws_bytes, s.stream, opts.config, s.total);
+    scan(s.buf, s.buf, len, op, kind, op.identity(), s.ws, ws_bytes, s.stream, opts.config, s.total);
     if (c > 0) SCANKIT_CUDA_CHECK(cudaStreamWaitEvent(s.stream, slot[(c - 1) % slots].carry_ready, 0));
     apply_carry_kernel<<<grid_for(ceil_div(len, 256), 2048), 256, 0, s.stream>>>(
         s.buf, len, carries + c, s.total, carries + c + 1, op);
