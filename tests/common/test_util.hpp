@@ -7,8 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <ostream>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -21,7 +26,8 @@ namespace scankit::test {
 /// with SCANKIT_TEST_SEED=...).
 inline std::uint64_t seed() {
   static const std::uint64_t s = [] {
-    if (const char* env = std::getenv("SCANKIT_TEST_SEED")) return std::strtoull(env, nullptr, 10);
+    if (const char* env = std::getenv("SCANKIT_TEST_SEED"))
+      return static_cast<std::uint64_t>(std::strtoull(env, nullptr, 10));
     return static_cast<std::uint64_t>(std::random_device{}()) << 32 | std::random_device{}();
   }();
   return s;
@@ -30,6 +36,38 @@ inline std::uint64_t seed() {
 inline std::mt19937_64& rng() {
   static std::mt19937_64 g(seed());
   return g;
+}
+
+/// A gtest environment that prints the seed before any test runs, so that a failure can be
+/// replayed. Register it once per test program:
+///   ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
+/// (or link a main that does; see tests/cpu/CMakeLists.txt).
+class seed_environment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    std::printf("[ scankit  ] SCANKIT_TEST_SEED=%llu (export it to replay this run)\n",
+                static_cast<unsigned long long>(seed()));
+    std::fflush(stdout);
+  }
+};
+
+/// Whether the suite should run a reduced workload: SCANKIT_TEST_QUICK set to anything but
+/// "0", or a build under a sanitizer (every size class is still covered, with fewer and
+/// smaller representatives).
+inline bool quick() {
+  if (const char* env = std::getenv("SCANKIT_TEST_QUICK")) return std::string_view(env) != "0";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(undefined_behavior_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
 }
 
 /// Random values that never make all-zero input and keep products and sums meaningful:
@@ -64,10 +102,12 @@ std::vector<T> random_values(std::int64_t n, const char* op_name = "sum") {
   return v;
 }
 
-/// The sizes every scan is tested over: 0, 1, 2, tile-1, tile, tile+1 for the given tile
-/// sizes, primes, 2^k +- 1, and a few random sizes below `max_random`.
+/// The sizes every scan is tested over: 0, 1, 2, tile-1, tile, tile+1 (and 2 tiles +- 1,
+/// tile^2 + 1) for the given tile sizes, primes, 2^k +- 1, and a few random sizes below
+/// `max_random`. Sizes above `max_size` are dropped (tile^2 + 1 gets large for big tiles).
 inline std::vector<std::int64_t> test_sizes(std::vector<std::int64_t> tiles, std::int64_t max_random,
-                                            int randoms = 3) {
+                                            int randoms = 3,
+                                            std::int64_t max_size = std::numeric_limits<std::int64_t>::max()) {
   std::vector<std::int64_t> s{0, 1, 2, 3, 31, 32, 33, 97, 1009, 65537, 1000003};
   for (auto t : tiles)
     for (std::int64_t k : {t - 1, t, t + 1, 2 * t - 1, 2 * t + 1, t * t + 1})
@@ -78,6 +118,7 @@ inline std::vector<std::int64_t> test_sizes(std::vector<std::int64_t> tiles, std
   for (int i = 0; i < randoms; ++i) s.push_back(d(rng()));
   std::sort(s.begin(), s.end());
   s.erase(std::unique(s.begin(), s.end()), s.end());
+  s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t k) { return k > max_size; }), s.end());
   return s;
 }
 
@@ -106,30 +147,45 @@ inline std::vector<affine> random_affine(std::int64_t n) {
 
 inline void PrintTo(const affine& f, std::ostream* os) { *os << "{" << f.a << "," << f.b << "}"; }
 
-/// Reference scan in double (long double for doubles) for floating types, for tolerance
-/// comparisons. Integers use the serial reference on their own type (exact).
+/// Whether Op is one of the named built-in operators that reference_wide knows how to
+/// evaluate in wide precision.
+template <class Op>
+constexpr bool has_wide_reference() {
+  if constexpr (requires { Op::name; }) {
+    const std::string_view n = Op::name;
+    return n == "sum" || n == "prod" || n == "min" || n == "max";
+  } else {
+    return false;
+  }
+}
+
+/// Reference scan in long double for floating types (sum, prod, min, max), for tolerance
+/// comparisons. If `total` is given it receives the carry-out init . in[0] . ... . in[n-1].
+/// Integers use the serial reference on their own type (exact).
 template <class Op>
 std::vector<long double> reference_wide(const std::vector<value_t<Op>>& in, Op, scan_kind kind,
-                                        value_t<Op> init) {
+                                        value_t<Op> init, long double* total = nullptr) {
+  static_assert(has_wide_reference<Op>(), "reference_wide knows sum, prod, min and max only");
   using W = long double;
+  const std::string_view name = Op::name;
   std::vector<W> out(in.size());
-  W acc = static_cast<W>(init);
-  const std::string name = Op::name;
-  auto comb = [&](W a, W b) -> W {
-    if (name == "sum") return a + b;
-    if (name == "prod") return a * b;
-    if (name == "min") return std::min(a, b);
-    return std::max(a, b);
-  };
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (kind == scan_kind::exclusive) {
-      out[i] = acc;
-      acc = comb(acc, static_cast<W>(in[i]));
-    } else {
-      acc = comb(acc, static_cast<W>(in[i]));
-      out[i] = acc;
+  auto run = [&](auto comb) {
+    W acc = static_cast<W>(init);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (kind == scan_kind::exclusive) {
+        out[i] = acc;
+        acc = comb(acc, static_cast<W>(in[i]));
+      } else {
+        acc = comb(acc, static_cast<W>(in[i]));
+        out[i] = acc;
+      }
     }
-  }
+    if (total) *total = acc;
+  };
+  if (name == "sum") run([](W a, W b) { return a + b; });
+  else if (name == "prod") run([](W a, W b) { return a * b; });
+  else if (name == "min") run([](W a, W b) { return b < a ? b : a; });
+  else run([](W a, W b) { return a < b ? b : a; });
   return out;
 }
 
@@ -142,8 +198,33 @@ double float_tolerance(double running_abs, double ref, std::int64_t n) {
          std::log2(static_cast<double>(n) + 2.0);
 }
 
+namespace detail {
+enum class wide_op { sum, prod, exact };
+
+/// The tolerance for one float item: products compound relative error per factor (k
+/// factors so far), sums grow with the magnitudes seen, min and max are exact.
+/// (log2_n: std::log2(n + 2.0), computed once per array.)
+template <class T>
+double item_tolerance(wide_op op, long double ref, double running_abs, std::int64_t k, double log2_n) {
+  constexpr double eps = std::numeric_limits<T>::epsilon();
+  const double r = std::abs(static_cast<double>(ref));
+  if (op == wide_op::prod) return 8.0 * eps * r * static_cast<double>(k + 2);
+  if (op == wide_op::sum) return 8.0 * eps * (r + running_abs) * log2_n;  // = float_tolerance
+  return 0.0;
+}
+
+template <class T>
+bool within(T got, long double ref, double tol) {
+  // Exact agreement first: infinities (the min/max identities) compare equal but differ by NaN.
+  return static_cast<long double>(got) == ref ||
+         std::abs(static_cast<double>(got) - static_cast<double>(ref)) <= tol;
+}
+}  // namespace detail
+
 /// Checks `got` against the serial reference (exact for integers and custom types, within
-/// float_tolerance for floats). Returns a failure message for the first mismatch.
+/// float_tolerance for floats with the built-in operators; other float monoids are compared
+/// exactly with scan_serial, so use them only with exact operations such as max). With
+/// `total`, also checks the carry-out. Returns a failure message for the first mismatch.
 template <class Op>
 ::testing::AssertionResult matches_reference(const std::vector<value_t<Op>>& in,
                                              const std::vector<value_t<Op>>& got, Op op,
@@ -151,42 +232,41 @@ template <class Op>
                                              const value_t<Op>* total = nullptr) {
   using T = value_t<Op>;
   const auto n = static_cast<std::int64_t>(in.size());
+  const char* kind_name = kind == scan_kind::inclusive ? "inclusive" : "exclusive";
   if (got.size() != in.size()) return ::testing::AssertionFailure() << "size mismatch";
-  if constexpr (std::is_floating_point_v<T>) {
-    const auto ref = reference_wide(in, op, kind, init);
-    const std::string name = Op::name;
+  if constexpr (std::is_floating_point_v<T> && has_wide_reference<Op>()) {
+    long double ref_total = 0;
+    const auto ref = reference_wide(in, op, kind, init, &ref_total);
+    const std::string_view name = Op::name;
+    const auto wop = name == "sum" ? detail::wide_op::sum : name == "prod" ? detail::wide_op::prod
+                                                                           : detail::wide_op::exact;
+    const double log2_n = std::log2(static_cast<double>(n) + 2.0);
     double running_abs = std::abs(static_cast<double>(init));
     for (std::int64_t i = 0; i < n; ++i) {
       running_abs += std::abs(static_cast<double>(in[i]));
-      // Products compound relative error per factor; sums grow with the magnitudes seen.
-      double tol = name == "prod" ? 8.0 * std::numeric_limits<T>::epsilon() * std::abs((double)ref[i]) * (i + 2)
-                 : name == "sum" ? float_tolerance<T>(running_abs, (double)ref[i], n)
-                                 : 0.0;  // min/max are exact
-      if (!(std::abs(static_cast<double>(got[i]) - static_cast<double>(ref[i])) <= tol))
-        return ::testing::AssertionFailure() << "n=" << n << " first mismatch at " << i << ": got "
-                                             << got[i] << ", reference " << (double)ref[i]
-                                             << " (tolerance " << tol << ")";
+      const double tol = detail::item_tolerance<T>(wop, ref[i], running_abs, i, log2_n);
+      if (!detail::within(got[i], ref[i], tol))
+        return ::testing::AssertionFailure()
+               << kind_name << " n=" << n << " first mismatch at " << i << ": got " << got[i]
+               << ", reference " << static_cast<double>(ref[i]) << " (tolerance " << tol << ")";
     }
     if (total) {
-      long double all = n ? (kind == scan_kind::inclusive ? ref[n - 1] : 0) : init;
-      if (n && kind == scan_kind::exclusive) {
-        std::vector<T> last{in.back()};
-        all = reference_wide(last, op, scan_kind::inclusive, static_cast<T>(ref[n - 1]))[0];
-      }
-      double tol = name == "prod" ? 8.0 * std::numeric_limits<T>::epsilon() * std::abs((double)all) * (n + 2)
-                 : name == "sum" ? float_tolerance<T>(running_abs, (double)all, n) : 0.0;
-      if (!(std::abs(static_cast<double>(*total) - static_cast<double>(all)) <= tol))
-        return ::testing::AssertionFailure() << "n=" << n << " total " << *total << ", reference " << (double)all;
+      const double tol = detail::item_tolerance<T>(wop, ref_total, running_abs, n, log2_n);
+      if (!detail::within(*total, ref_total, tol))
+        return ::testing::AssertionFailure()
+               << kind_name << " n=" << n << " total " << *total << ", reference "
+               << static_cast<double>(ref_total) << " (tolerance " << tol << ")";
     }
   } else {
-    std::vector<T> ref(in.size());
+    std::vector<T> ref(in.begin(), in.end());  // copies: T need not be default-constructible
     const T ref_total = cpu::scan_serial(in.data(), ref.data(), n, op, kind, init);
     for (std::int64_t i = 0; i < n; ++i)
       if (!(got[i] == ref[i]))
-        return ::testing::AssertionFailure() << "n=" << n << " first mismatch at index " << i
-                                             << " of " << n;
+        return ::testing::AssertionFailure() << kind_name << " n=" << n
+                                             << " first mismatch at index " << i << " of " << n;
     if (total && !(*total == ref_total))
-      return ::testing::AssertionFailure() << "n=" << n << " carry-out differs from the reference";
+      return ::testing::AssertionFailure() << kind_name << " n=" << n
+                                           << " carry-out differs from the reference";
   }
   return ::testing::AssertionSuccess();
 }
