@@ -629,10 +629,17 @@ inline void parallel_copy(void* dst, const void* src, std::int64_t bytes) {
     std::memcpy(d, s, static_cast<std::size_t>(bytes));
     return;
   }
-  detail::fenced_region region([d, s](const tbb::blocked_range<std::int64_t>& r) {
-    std::memcpy(d + r.begin(), s + r.begin(), static_cast<std::size_t>(r.size()));
-  });
-  decltype(region)::scope open(region);
+  // A named functor rather than a lambda: nvcc (this header is reached from .cu tests) cannot
+  // deduce the class template from a lambda's closure type inside a non-template function.
+  struct copy_piece {
+    unsigned char* d;
+    const unsigned char* s;
+    void operator()(const tbb::blocked_range<std::int64_t>& r) const {
+      std::memcpy(d + r.begin(), s + r.begin(), static_cast<std::size_t>(r.size()));
+    }
+  };
+  detail::fenced_region<copy_piece> region(copy_piece{d, s});
+  detail::fenced_region<copy_piece>::scope open(region);
   tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, bytes, min_piece), region.get_body<0>(),
                     tbb::static_partitioner());
 }
