@@ -616,6 +616,51 @@ TEST_P(CudaScan, MoreThan2Pow31Items) {
   }
 }
 
+// The single-pass scans under stress: many launches on random sizes (log-uniform from 1 to
+// 2^22, so every path — one tile, a few tiles, several look-back levels — comes up often),
+// alternating kinds, in place and carry-in. A wrong result fails; a hang runs into ctest's
+// timeout.
+TEST_P(CudaScan, StressRandomSizes) {
+  if (algo() != scan_algorithm::decoupled_lookback && algo() != scan_algorithm::reduce_then_scan)
+    GTEST_SKIP() << "stress runs for the single-pass and reduce-then-scan algorithms";
+  const int runs = quick_mode() ? 50 : 1000;
+  const int max_log = quick_mode() ? 16 : 22;
+  std::uniform_real_distribution<double> log_size(0.0, max_log);
+  const sk::sum<std::int32_t> op;
+  for (int i = 0; i < runs; ++i) {
+    const auto n = static_cast<std::int64_t>(std::exp2(log_size(sk::test::rng())));
+    const auto in = fast_random_i32(n);
+    const scan_kind kind = i % 2 ? scan_kind::exclusive : scan_kind::inclusive;
+    const auto r = check(in, op, kind, i % 3 ? 7 : 0, i % 4 == 1);
+    ASSERT_TRUE(r) << "run " << i << " of " << runs;
+  }
+}
+
+// Floating-point scans are bitwise deterministic: the same input gives the same bits on every
+// run (the look-back combines a fixed tree of partial sums, whatever the timing).
+TEST_P(CudaScan, FloatResultsAreBitwiseDeterministic) {
+  using T = float;
+  const std::int64_t n = quick_mode() ? (1 << 16) + 3 : (1 << 24) + 3;
+  const auto in = random_input(n, sk::sum<T>{});
+  const skc::scan_config cfg{algo(), 0};
+  const std::size_t bytes = n * sizeof(T);
+  din_.reserve(bytes);
+  dout_.reserve(bytes);
+  const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
+  ws_.reserve(need);
+  ck(cudaMemcpy(din_.p, in.data(), bytes, cudaMemcpyHostToDevice), "copy in");
+  std::vector<T> first(n), again(n);
+  for (int run = 0; run < 5; ++run) {
+    ck(cudaMemsetAsync(dout_.p, 0xAB, bytes, stream_), "poison output");
+    skc::scan(din_.as<T>(), dout_.as<T>(), n, sk::sum<T>{}, scan_kind::inclusive, T(0),
+              ws_.data(), need, stream_, cfg);
+    ck(cudaStreamSynchronize(stream_), "scan");
+    ck(cudaMemcpy(run == 0 ? first.data() : again.data(), dout_.p, bytes, cudaMemcpyDeviceToHost),
+       "copy out");
+    if (run > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << "run " << run;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaScan, ::testing::ValuesIn(skc::all_scan_algorithms),
                          param_name);
 
