@@ -118,7 +118,7 @@ void run_case(const verify_case& c, std::vector<verify_algo>& algos, [[maybe_unu
     check_outcome r;
     try {
       T total{};
-      std::memset(static_cast<void*>(out.data()), 0xA5, bytes);
+      if (bytes > 0) std::memset(static_cast<void*>(out.data()), 0xA5, bytes);  // data() may be null
       std::memset(static_cast<void*>(&total), 0xA5, sizeof(T));
       if (a.spec.kind == row_kind::cpu_parallel || a.spec.kind == row_kind::cpu_tbb ||
           a.spec.kind == row_kind::cpu_serial) {
