@@ -6,6 +6,8 @@
 // then reports races on TBB's own bookkeeping: task objects, ranges, partitioner tree nodes and
 // wait contexts that TBB's inline header code writes in one thread and reads in another.
 // Only those are suppressed here:
+//   called_from_lib:libtbb  interceptors (malloc/free, ...) that libtbb itself calls: TBB
+//                           allocating and freeing its own memory, e.g. at process exit;
 //   race_top:/oneapi/tbb/   the racing access itself is in a TBB header (TBB's own data);
 //   race:<TBB internal>     TBB-internal functions that never call user code;
 //   race:tbb_owned_pointer  scankit's fenced task bodies (scan.hpp) reading and writing
@@ -18,11 +20,15 @@
 // data, in scan_parallel, parallel_copy or the tests, are still reported.
 #if defined(__SANITIZE_THREAD__)
 extern "C" __attribute__((visibility("default"))) const char* __tsan_default_suppressions() {
-  return "race_top:/oneapi/tbb/\n"
+  return "called_from_lib:libtbb.so\n"
+         "race_top:/oneapi/tbb/\n"
          "race:tbb::detail::d1::fold_tree\n"
          "race:tbb::detail::d1::node::node\n"
          "race:tbb::detail::d1::tree_node\n"
          "race:tbb::detail::d1::wait_context\n"
+         "race:mark_task_stolen\n"
+         "race:check_being_stolen\n"
+         "race:is_peer_stolen\n"
          "race:tbb_owned_pointer\n"
          "race:/oneapi/tbb/parallel_scan.h\n";
 }
