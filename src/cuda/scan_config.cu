@@ -50,6 +50,33 @@ std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const s
   throw invalid_argument("scankit::cuda: unknown scan algorithm");
 }
 
+template <std::size_t ItemBytes>
+static std::string describe_lookback_tuning() {
+  constexpr auto tu = detail::decoupled_lookback::tuning_for<ItemBytes>();
+  constexpr bool vec = 16 % ItemBytes == 0;
+  constexpr int v = vec ? static_cast<int>(16 / ItemBytes) : 1;
+  constexpr int staged = vec ? tu.staged_vectors_per_thread : 0;
+  constexpr int in_registers = vec ? tu.vectors_per_thread : tu.vectors_per_thread + tu.staged_vectors_per_thread;
+  const int tile = tu.block_size * (in_registers + staged) * v;
+  return std::to_string(ItemBytes) + "-byte items: " + std::to_string(tu.block_size) +
+         " threads x (" + std::to_string(in_registers) + " in registers + " +
+         std::to_string(staged) + " staged in shared memory) " + (vec ? "16-byte vectors" : "items") +
+         " = " + std::to_string(tile) + " items per tile; one launch up to " +
+         std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
+         std::to_string(tu.backoff_ns) + " ns";
+}
+
+std::string lookback_tuning_description(std::size_t item_bytes) {
+  switch (item_bytes) {
+    case 1: return describe_lookback_tuning<1>();
+    case 2: return describe_lookback_tuning<2>();
+    case 4: return describe_lookback_tuning<4>();
+    case 8: return describe_lookback_tuning<8>();
+    case 16: return describe_lookback_tuning<16>();
+    default: return std::to_string(item_bytes) + "-byte items: 256 threads, 8 items per thread";
+  }
+}
+
 workspace& workspace::operator=(workspace&& o) noexcept {
   if (this != &o) {
     if (ptr_) cudaFree(ptr_);

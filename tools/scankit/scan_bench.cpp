@@ -121,6 +121,11 @@ int run_scan_bench(const scan_bench_options& o) {
   std::cout << fmt::format("reps = {} (median), warm-up = 1, block size = {}, seed = {}{}\n", o.reps,
                            o.block_size ? std::to_string(o.block_size) : "default", r.seed,
                            gpu ? ", L2 flushed before each timed GPU run" : "");
+#ifdef SCANKIT_HAS_CUDA
+  if (gpu)
+    std::cout << "decoupled-lookback tuning, "
+              << cuda::lookback_tuning_description(size_of(r.type)) << "\n";
+#endif
   std::cout.flush();
 
   scan_runner runner(gpu);
@@ -134,6 +139,11 @@ int run_scan_bench(const scan_bench_options& o) {
   clear_progress();
 
   std::cout << copy_lines(res, sys.cpu_threads) << "\n" << format_table(res);
+  for (const auto& row : res.rows)
+    if (std::isfinite(row.pinned_ms))
+      std::cout << fmt::format("with copies from pinned host memory ({}, scan_host): {} ms "
+                               "(from pageable memory: {} ms)\n",
+                               row.spec.name, format_ms(row.pinned_ms), format_ms(row.with_copies_ms));
   if (!res.ok()) std::cout << "\nsome rows failed (FAIL or ERROR)\n";
 
   if (!o.json.empty()) {

@@ -55,6 +55,8 @@ struct row_result {
   double device_ms = NAN;          // median of samples_ms
   std::vector<double> with_copies_samples_ms;
   double with_copies_ms = NAN;  // median host->device->host time of scan_host (CPU rows: device_ms)
+  std::vector<double> pinned_samples_ms;
+  double pinned_ms = NAN;  // the same from pinned (page-locked) host memory; default algorithm only
   double gbps = NAN;            // 2 * n * sizeof(T) / device time
   double pct_of_copy = NAN;     // copy time / device time * 100 (GPU copy, or cpu::parallel_copy)
   double vs_cub = NAN;          // CUB time / device time

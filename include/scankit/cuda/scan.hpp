@@ -71,6 +71,11 @@ struct scan_config {
 /// Throws invalid_argument for a bad n or block size.
 std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const scan_config& cfg = {});
 
+/// One line on how the default single-pass scan is tuned for items of `item_bytes` bytes
+/// (threads, vectors per thread, tile size, small-input path, back-off); printed by
+/// `scankit bench scan`.
+std::string lookback_tuning_description(std::size_t item_bytes);
+
 /// Device-pointer scan, stream-ordered, no allocation, no synchronisation.
 ///   d_in, d_out: n items in device memory; d_out == d_in (in place) is allowed.
 ///   init:        carry-in, combined before the first item (op(init, x0)); pass op.identity()

@@ -88,53 +88,40 @@ inline std::size_t tile_sums_bytes(std::int64_t n, std::int64_t tile, std::size_
 // Warp primitives for any trivially copyable T (shuffled one 32-bit word at a time when the
 // hardware shuffle has no overload for T).
 
+/// Applies a 32-bit shuffle to every word of v (for types the hardware shuffle has no
+/// overload for).
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(T v, Shuffle shuffle) {
+  static_assert(std::is_trivially_copyable_v<T>, "scan items must be trivially copyable");
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned w[words] = {};
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) w[i] = shuffle(w[i]);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+template <class T>
+inline constexpr bool native_shuffle = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+
 template <class T>
 __device__ __forceinline__ T shfl_up(T v, unsigned delta) {
-  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-    return __shfl_up_sync(0xffffffffu, v, delta);
-  } else {
-    static_assert(std::is_trivially_copyable_v<T>, "scan items must be trivially copyable");
-    constexpr int words = (sizeof(T) + 3) / 4;
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < words; ++i) w[i] = __shfl_up_sync(0xffffffffu, w[i], delta);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
+  if constexpr (native_shuffle<T>) return __shfl_up_sync(0xffffffffu, v, delta);
+  else return shuffle_words(v, [delta](unsigned w) { return __shfl_up_sync(0xffffffffu, w, delta); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_idx(T v, int src) {
-  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-    return __shfl_sync(0xffffffffu, v, src);
-  } else {
-    constexpr int words = (sizeof(T) + 3) / 4;
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < words; ++i) w[i] = __shfl_sync(0xffffffffu, w[i], src);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
+  if constexpr (native_shuffle<T>) return __shfl_sync(0xffffffffu, v, src);
+  else return shuffle_words(v, [src](unsigned w) { return __shfl_sync(0xffffffffu, w, src); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_down(T v, unsigned delta) {
-  if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-    return __shfl_down_sync(0xffffffffu, v, delta);
-  } else {
-    constexpr int words = (sizeof(T) + 3) / 4;
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
+  if constexpr (native_shuffle<T>) return __shfl_down_sync(0xffffffffu, v, delta);
+  else return shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(0xffffffffu, w, delta); });
 }
 
 /// Inclusive scan across the 32 lanes of a full warp (Kogge-Stone with shuffles).

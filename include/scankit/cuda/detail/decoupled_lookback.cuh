@@ -19,33 +19,49 @@
 // look-back (only on aggregates, which come right after a tile's reduction). Integer results
 // are the same as any other order; floats are the same bits on every run.
 //
-// Publishing. For items of at most 4 bytes the flag and the value share one 64-bit word
-// written and read with single relaxed accesses, so a reader can never see a value without
-// its flag. Wider items use a value array plus a flag array: the value is written first and
-// the flag with release semantics; readers load the flag with acquire semantics, then the
-// value (the PTX memory model's message-passing pattern).
+// Publishing. Every 32 bits of a published value travel in their own 64-bit word together
+// with a "published" bit, written and read with single relaxed accesses (level_status), so a
+// reader never sees a value without its flag, and wider items still cost one round trip.
 #pragma once
 
 #include "scankit/cuda/detail/tile_scan.cuh"
 
 namespace scankit::cuda::detail::decoupled_lookback {
 
-/// Tuning per item size: threads per block, 16-byte vectors per thread, small-input limit,
-/// and the back-off while waiting for a predecessor. Printable with `scankit bench --tuning`.
+/// Tuning per item size: threads per block, 16-byte vectors per thread held in registers and
+/// staged in shared memory, small-input limit, and the back-off while waiting for a
+/// predecessor. Printed by `scankit bench --tuning`.
 struct tuning {
   int block_size;
-  int vectors_per_thread;
-  int single_block_tiles;  // inputs of at most this many tiles take the one-launch path
+  int vectors_per_thread;         // in registers
+  int staged_vectors_per_thread;  // through shared memory (cp.async), vector path only
+  int single_block_tiles;         // inputs of at most this many tiles take the one-launch path
   unsigned backoff_ns;
 };
-/// Measured on the H100 (2^28 int32 sum, 256 threads): 4 vectors per thread reached 65% of
-/// the copy's bandwidth, 8 vectors 78%: bigger tiles spread the fixed cost of a tile (the
-/// atomic, the look-back) over more bytes. 8 vectors is what fits 64 registers.
+/// Why these numbers (H100, 2^28 int32 sum, tools/experiments/lookback_tuning.cu):
+/// - Without the look-back the same tile kernel runs at 98% of the copy; with it, 81%. Timing
+///   each tile showed why: under full memory load one look-back round trip takes about as long
+///   as the tile's own loads (~5 us), and a block holds its tile while it waits. Throughput is
+///   bytes in flight over tile lifetime, so the cure is more bytes per tile, not more tiles.
+/// - Registers cap the tile: 8 vectors per thread is what fits 64 registers (4 vectors: 65%
+///   of the copy; 16 spill: 63%). Staging 4 more vectors per thread in shared memory with
+///   cp.async (each thread copies and reads back only its own vectors, so no barrier) makes
+///   the tile 1.5x bigger at the same occupancy: 84% of the copy, 1.04x CUB. Staging more
+///   pushes the per-vector totals and prefixes out of registers and loses (8+8: 77%).
+/// - Things that did not help: the classic look-back that stops at the nearest inclusive
+///   prefix (80%, and not deterministic for floats), recomputing the previous runs' sums
+///   instead of waiting for their publication (80%), a persistent grid holding two tiles
+///   per block (63%: a tile id taken early is worked on late, and its successors wait),
+///   bulk (TMA) copies through shared memory (69-74%), other back-offs and cache hints.
 /// One-launch path for a single tile only: at 2^14 int32 (two tiles) the one block walking
 /// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
-  return {256, 8, 1, 32};
+  if constexpr (ItemBytes <= 4) return {256, 8, 4, 1, 32};
+  // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
+  // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
+  // spilled, 78%; 6 + 8, 77%).
+  return {256, 4, 8, 1, 32};
 }
 
 inline constexpr int default_block_size = 256;
@@ -62,65 +78,37 @@ __device__ __forceinline__ unsigned long long load_relaxed(const unsigned long l
 __device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
-__device__ __forceinline__ unsigned load_relaxed_u32(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-/// The published values of one tree level, with the two publishing schemes.
-template <class T, bool Packed = (sizeof(T) <= 4)>
-struct level_status;
-
+/// The published values of one tree level. An entry is W = ceil(sizeof(T) / 4) 64-bit words;
+/// word k holds a "published" bit (bit 32) and the k-th 32 bits of the value, and is written
+/// and read with one relaxed 64-bit access. A reader accepts an entry only when every word
+/// has its bit, so it can never see a value without its flag, or half of a value. The words
+/// are read with independent loads that are in flight together: one memory round trip for
+/// any item size. (An earlier scheme for 8-byte items, value then flag with release/acquire,
+/// needed two dependent round trips; under full memory load a round trip costs about as much
+/// as loading a tile, so int64/double scans ran at 0.73x CUB.)
 template <class T>
-struct level_status<T, true> {
-  unsigned long long* words;  // high half: 1 when published; low half: the value's bits
+struct level_status {
+  static constexpr int W = static_cast<int>((sizeof(T) + 3) / 4);
+  unsigned long long* words;
   __device__ void publish(std::int64_t i, T v) const {
-    unsigned bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    store_relaxed(words + i, (1ull << 32) | bits);
+    unsigned bits[W] = {};
+    memcpy(bits, &v, sizeof(T));
+#pragma unroll
+    for (int k = 0; k < W; ++k) store_relaxed(words + i * W + k, (1ull << 32) | bits[k]);
   }
   __device__ bool try_read(std::int64_t i, T& v) const {
-    const unsigned long long w = load_relaxed(words + i);
-    if ((w >> 32) == 0) return false;
-    const unsigned bits = static_cast<unsigned>(w);
-    memcpy(&v, &bits, sizeof(T));
-    return true;
-  }
-};
-
-template <class T>
-struct level_status<T, false> {
-  unsigned* flags;
-  T* values;
-  static constexpr int words = (sizeof(T) + 3) / 4;
-  __device__ void publish(std::int64_t i, T v) const {
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
-    unsigned* dst = reinterpret_cast<unsigned*>(values + i);
+    unsigned long long w[W];
 #pragma unroll
-    for (int k = 0; k < words; ++k) store_relaxed_u32(dst + k, w[k]);
-    store_release(flags + i, 1u);
-  }
-  __device__ bool try_read(std::int64_t i, T& v) const {
-    if (load_acquire(flags + i) == 0) return false;
-    unsigned w[words];
-    const unsigned* src = reinterpret_cast<const unsigned*>(values + i);
+    for (int k = 0; k < W; ++k) w[k] = load_relaxed(words + i * W + k);
+    unsigned bits[W];
+    bool ready = true;
 #pragma unroll
-    for (int k = 0; k < words; ++k) w[k] = load_relaxed_u32(src + k);
-    memcpy(&v, w, sizeof(T));
-    return true;
+    for (int k = 0; k < W; ++k) {
+      ready = ready && (w[k] >> 32) != 0;
+      bits[k] = static_cast<unsigned>(w[k]);
+    }
+    if (ready) memcpy(&v, bits, sizeof(T));
+    return ready;
   }
 };
 
@@ -132,7 +120,7 @@ struct tree {
 
 template <class T>
 constexpr std::size_t entry_bytes() {
-  return sizeof(T) <= 4 ? sizeof(unsigned long long) : sizeof(unsigned) + sizeof(T);
+  return level_status<T>::W * sizeof(unsigned long long);
 }
 
 inline int levels_for(std::int64_t tiles) {
@@ -144,17 +132,6 @@ inline int levels_for(std::int64_t tiles) {
 inline std::int64_t level_entries(std::int64_t tiles, int k) {
   std::int64_t span = std::int64_t{1} << (5 * k);
   return ceil_div(tiles, span);
-}
-
-template <class T>
-std::size_t tree_bytes(std::int64_t tiles) {
-  std::size_t bytes = align_up(sizeof(unsigned long long));  // the tile counter
-  const int levels = levels_for(tiles);
-  for (int k = 0; k < levels; ++k) {
-    const auto e = static_cast<std::size_t>(level_entries(tiles, k));
-    bytes += sizeof(T) <= 4 ? align_up(e * 8) : align_up(e * 4) + align_up(e * sizeof(T));
-  }
-  return bytes;
 }
 
 /// Waits for entry i of a level and returns it.
@@ -178,29 +155,78 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
   return warp_reduce(v, op);
 }
 
-template <int R, int V, bool Vec, class T, class Op>
+__device__ __forceinline__ void copy_async_16(void* smem_dst, const void* global_src) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(global_src) : "memory");
+}
+
+/// The single-pass kernel. A tile is R + S sub-tiles of blockDim.x * V items (the layout of
+/// tile_scan.cuh): the first R travel through registers, the last S (vector path only) through
+/// shared memory, copied there asynchronously (cp.async) while the register part loads. Each
+/// thread copies and reads back only its own shared-memory vectors, so that part needs no
+/// barrier. (A blocked layout of the staged part, one total per thread instead of S, needs
+/// two more barriers and measured slower: 78% of the copy against 84%.)
+template <int R, int S, int V, bool Vec, class T, class Op>
 __global__ void __launch_bounds__(1024)
     lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
                          T* total, const __grid_constant__ tree<T> tr,
                          unsigned long long* tile_counter, unsigned backoff) {
-  __shared__ tile::scan_storage<T, R> smem;
+  static_assert(S == 0 || (Vec && V * sizeof(T) == 16), "staging needs 16-byte vectors");
+  constexpr int RT = R + S;
+  extern __shared__ uint4 staged[];  // S * blockDim.x vectors
+  __shared__ tile::scan_storage<T, RT> smem;
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const std::int64_t tid = threadIdx.x, B = blockDim.x;
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
-  const std::int64_t tile_items = static_cast<std::int64_t>(R) * blockDim.x * V;
+  const std::int64_t tile_items = RT * B * V;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
+  const bool full = valid == tile_items;
 
-  // 1. Load and scan the tile; publish its aggregate at level 0 at once.
-  T x[R][V], prefix[R];
+  // 1. Load the tile: start the staged part, load the register part, then (below) wait for
+  //    the staged part. Items past the end are the identity.
+#pragma unroll
+  for (int s = 0; s < S; ++s) {
+    const std::int64_t first = ((R + s) * B + tid) * V;
+    if (full) {
+      copy_async_16(&staged[s * B + tid], in + begin + first);
+    } else {
+      T a[V];
+#pragma unroll
+      for (int j = 0; j < V; ++j) a[j] = first + j < valid ? in[begin + first + j] : op.identity();
+      memcpy(&staged[s * B + tid], a, sizeof(a));
+    }
+  }
+  T x[R][V];
   tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
-  const T aggregate = tile::scan_tile(x, prefix, op, smem);
+
+  // 2. Scan the tile: each thread scans its register vectors in place and totals its staged
+  //    ones; the block scans the vector totals (tile_scan.cuh); publish the aggregate at once.
+  T totals[RT][1], prefix[RT];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+#pragma unroll
+    for (int j = 1; j < V; ++j) x[r][j] = op(x[r][j - 1], x[r][j]);
+    totals[r][0] = x[r][V - 1];
+  }
+  if constexpr (S > 0) asm volatile("cp.async.wait_all;" ::: "memory");
+#pragma unroll
+  for (int s = 0; s < S; ++s) {
+    T a[V];
+    memcpy(a, &staged[s * B + tid], sizeof(a));
+    T v = a[0];
+#pragma unroll
+    for (int j = 1; j < V; ++j) v = op(v, a[j]);
+    totals[R + s][0] = v;
+  }
+  const T aggregate = tile::scan_tile(totals, prefix, op, smem);
   if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
 
-  // 2. Look back, one warp per tree level, all levels at once. Warp 0 (level 0) also
+  // 3. Look back, one warp per tree level, all levels at once. Warp 0 (level 0) also
   //    publishes the entries this tile completes, as early as possible: the last tile of an
   //    aligned run of 32 publishes the run's combination one level up, and so on while it
   //    is also the last of the bigger runs. Publishing never waits on a higher level's
@@ -219,14 +245,53 @@ __global__ void __launch_bounds__(1024)
   }
   __syncthreads();
 
-  // 3. The tile's prefix: the carry-in, then each level's run from the top down.
+  // 4. The tile's prefix: the carry-in, then each level's run from the top down.
   T tile_prefix = init;
   for (int k = tr.levels - 1; k >= 0; --k) tile_prefix = op(tile_prefix, level_sums[k]);
   if (threadIdx.x == 0 && total && begin + valid == n) *total = op(tile_prefix, aggregate);
 
-  // 4. Finish and store the tile.
-  tile::finish(x, prefix, tile_prefix, exclusive, op);
+  // 5. Finish and store: the register part (its vectors are already scanned in place), then
+  //    the staged part (scanned now, on its way out).
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const T p = op(tile_prefix, prefix[r]);
+    if (exclusive) {
+#pragma unroll
+      for (int j = V - 1; j > 0; --j) x[r][j] = op(p, x[r][j - 1]);
+      x[r][0] = p;
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) x[r][j] = op(p, x[r][j]);
+    }
+  }
   tile::store<R, V, Vec>(out, begin, valid, x);
+#pragma unroll
+  for (int s = 0; s < S; ++s) {
+    T a[V];
+    memcpy(a, &staged[s * B + tid], sizeof(a));
+    T running = op(tile_prefix, prefix[R + s]);
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const T item = a[j];
+      if (exclusive) {
+        a[j] = running;
+        running = op(running, item);
+      } else {
+        running = op(running, item);
+        a[j] = running;
+      }
+    }
+    const std::int64_t first = ((R + s) * B + tid) * V;
+    if (full) {
+      uint4 w;
+      memcpy(&w, a, sizeof(w));
+      __stcs(reinterpret_cast<uint4*>(out + begin + first), w);
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (first + j < valid) out[begin + first + j] = a[j];
+    }
+  }
 }
 
 template <class T>
@@ -239,7 +304,7 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
   // by 4 items per thread (the smallest tile any item size gets), which overestimates tiles.
   const std::int64_t min_tile = static_cast<std::int64_t>(block_size) * 4;
   const std::int64_t tiles = ceil_div(n, min_tile);
-  const std::size_t entry = item_bytes <= 4 ? 8 : align_up(4 + item_bytes, 4);
+  const std::size_t entry = 8 * ((item_bytes + 3) / 4);  // level_status: one word per 4 bytes
   std::size_t bytes = align_up(8);
   const int levels = levels_for(tiles);
   for (int k = 0; k < levels; ++k)
@@ -252,11 +317,14 @@ template <int V, bool Vec, class T, class Op>
 void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
             arena& ws, int block, cudaStream_t s) {
   constexpr tuning tu = tuning_of<T>();
-  constexpr int R = tu.vectors_per_thread;
+  // Without 16-byte vectors nothing is staged; the registers hold that many items instead.
+  constexpr int R = Vec ? tu.vectors_per_thread : tu.vectors_per_thread + tu.staged_vectors_per_thread;
+  constexpr int S = Vec ? tu.staged_vectors_per_thread : 0;
   const bool exclusive = kind == scan_kind::exclusive;
-  const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
+  const std::int64_t tile_items = static_cast<std::int64_t>(R + S) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles <= tu.single_block_tiles) {
+    // Register tiles only (R + S of them would not fit the registers of one thread).
     tile::single_block_scan_kernel<R, V, Vec><<<1, block, 0, s>>>(in, out, n, op, exclusive, init, d_total);
     SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
     return;
@@ -269,20 +337,19 @@ void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, 
   char* last = first + align_up(sizeof(unsigned long long));
   for (int k = 0; k < tr.levels; ++k) {
     const std::int64_t e = level_entries(tiles, k);
-    if constexpr (sizeof(T) <= 4) {
-      tr.level[k].words = ws.take<unsigned long long>(e);
-      last = reinterpret_cast<char*>(tr.level[k].words) + align_up(e * 8);
-    } else {
-      tr.level[k].flags = ws.take<unsigned>(e);
-      tr.level[k].values = ws.take<T>(e);
-      last = reinterpret_cast<char*>(tr.level[k].values) + align_up(e * sizeof(T));
-    }
+    const std::int64_t words = e * level_status<T>::W;
+    tr.level[k].words = ws.take<unsigned long long>(words);
+    last = reinterpret_cast<char*>(tr.level[k].words) + align_up(words * 8);
   }
   SCANKIT_CUDA_CHECK(cudaMemsetAsync(first, 0, static_cast<std::size_t>(last - first), s));
   // One block per tile. (A persistent grid that fetched its next tile id early measured 2x
   // slower on the H100: a tile id taken early is worked on late, and its successors wait.)
   if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
-  lookback_scan_kernel<R, V, Vec><<<static_cast<unsigned>(tiles), block, 0, s>>>(
+  const int staged_bytes = S * block * 16;
+  auto* kernel = lookback_scan_kernel<R, S, V, Vec, T, Op>;
+  if (staged_bytes > 48 * 1024)
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, staged_bytes));
+  kernel<<<static_cast<unsigned>(tiles), block, staged_bytes, s>>>(
       in, out, n, op, exclusive, init, d_total, tr, counter, tu.backoff_ns);
   SCANKIT_LAUNCH_CHECK("lookback_scan_kernel");
 }
@@ -294,11 +361,9 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     if (d_total) store_value(d_total, init, s);
     return;
   }
-  constexpr int V = tile::vector_items<T>();
-  if (V > 1 && tile::vector_aligned(in, out))
-    launch<V, (V > 1)>(in, out, n, op, kind, init, d_total, ws, block, s);
-  else
-    launch<1, false>(in, out, n, op, kind, init, d_total, ws, block, s);
+  tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
+    launch<V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+  });
 }
 
 }  // namespace scankit::cuda::detail::decoupled_lookback

@@ -87,11 +87,9 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     if (d_total) store_value(d_total, init, s);
     return;
   }
-  constexpr int V = tile::vector_items<T>();
-  if (V > 1 && tile::vector_aligned(in, out))
-    run_level<V, (V > 1)>(in, out, n, op, kind, init, d_total, ws, block, s);
-  else
-    run_level<1, false>(in, out, n, op, kind, init, d_total, ws, block, s);
+  tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
+    run_level<V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+  });
 }
 
 }  // namespace scankit::cuda::detail::reduce_then_scan

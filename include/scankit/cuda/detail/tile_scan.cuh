@@ -26,6 +26,20 @@ inline bool vector_aligned(const void* a, const void* b) {
          (reinterpret_cast<std::uintptr_t>(b) % 16 == 0);
 }
 
+/// Runs f.template operator()<V, Vec>() with T's 16-byte vector path when T has one and both
+/// pointers are 16-byte aligned, else with the one-item path (V = 1).
+template <class T, class F>
+void dispatch_vector_path(const void* in, const void* out, F&& f) {
+  constexpr int V = vector_items<T>();
+  if constexpr (V > 1) {
+    if (vector_aligned(in, out)) {
+      f.template operator()<V, true>();
+      return;
+    }
+  }
+  f.template operator()<1, false>();
+}
+
 /// Loads the tile starting at `begin` with `valid` items (fewer in the last tile). Items past
 /// the end become the identity, so they change nothing when combined.
 template <int R, int V, bool Vec, class T>
