@@ -201,8 +201,11 @@ __global__ void __launch_bounds__(1024)
       memcpy(&staged[s * B + tid], a, sizeof(a));
     }
   }
+  // tile::load and tile::store take their fast vector path only for a whole register part.
+  const std::int64_t register_items = R * B * V;
+  const std::int64_t register_valid = valid < register_items ? valid : register_items;
   T x[R][V];
-  tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
+  tile::load<R, V, Vec>(in, begin, register_valid, x, op.identity());
 
   // 2. Scan the tile: each thread scans its register vectors in place and totals its staged
   //    ones; the block scans the vector totals (tile_scan.cuh); publish the aggregate at once.
@@ -264,7 +267,7 @@ __global__ void __launch_bounds__(1024)
       for (int j = 0; j < V; ++j) x[r][j] = op(p, x[r][j]);
     }
   }
-  tile::store<R, V, Vec>(out, begin, valid, x);
+  tile::store<R, V, Vec>(out, begin, register_valid, x);
 #pragma unroll
   for (int s = 0; s < S; ++s) {
     T a[V];
