@@ -134,6 +134,36 @@ inline std::int64_t level_entries(std::int64_t tiles, int k) {
   return ceil_div(tiles, span);
 }
 
+/// Device bytes of the tile counter and a tree for `tiles` tiles (with the arena's alignment
+/// padding), as carve_tree takes them.
+template <class T>
+std::size_t tree_bytes(std::int64_t tiles) {
+  std::size_t bytes = align_up(sizeof(unsigned long long)) + workspace_alignment;
+  const int levels = levels_for(tiles);
+  for (int k = 0; k < levels; ++k)
+    bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry_bytes<T>()) +
+             workspace_alignment;
+  return bytes;
+}
+
+/// Takes the tile counter and the levels of a tree for `tiles` tiles from the arena, in one
+/// contiguous range, and clears that range with one memset on stream s. Returns the counter.
+template <class T>
+unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
+  tr = tree<T>{};
+  tr.levels = levels_for(tiles);
+  auto* counter = ws.take<unsigned long long>(1);
+  char* first = reinterpret_cast<char*>(counter);
+  char* last = first + align_up(sizeof(unsigned long long));
+  for (int k = 0; k < tr.levels; ++k) {
+    const std::int64_t words = level_entries(tiles, k) * level_status<T>::W;
+    tr.level[k].words = ws.take<unsigned long long>(words);
+    last = reinterpret_cast<char*>(tr.level[k].words) + align_up(static_cast<std::size_t>(words) * 8);
+  }
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(first, 0, static_cast<std::size_t>(last - first), s));
+  return counter;
+}
+
 /// Waits for entry i of a level and returns it.
 template <class T>
 __device__ __forceinline__ T wait_for(const level_status<T>& st, std::int64_t i, unsigned backoff) {
@@ -332,19 +362,8 @@ void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, 
     SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
     return;
   }
-  tree<T> tr{};
-  tr.levels = levels_for(tiles);
-  // Carve the counter and the levels from one contiguous range, so one memset resets all.
-  auto* counter = ws.take<unsigned long long>(1);
-  char* first = reinterpret_cast<char*>(counter);
-  char* last = first + align_up(sizeof(unsigned long long));
-  for (int k = 0; k < tr.levels; ++k) {
-    const std::int64_t e = level_entries(tiles, k);
-    const std::int64_t words = e * level_status<T>::W;
-    tr.level[k].words = ws.take<unsigned long long>(words);
-    last = reinterpret_cast<char*>(tr.level[k].words) + align_up(words * 8);
-  }
-  SCANKIT_CUDA_CHECK(cudaMemsetAsync(first, 0, static_cast<std::size_t>(last - first), s));
+  tree<T> tr;
+  unsigned long long* counter = carve_tree(tr, tiles, ws, s);
   // One block per tile. (A persistent grid that fetched its next tile id early measured 2x
   // slower on the H100: a tile id taken early is worked on late, and its successors wait.)
   if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
