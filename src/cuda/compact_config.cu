@@ -8,9 +8,9 @@ namespace detail::compact {
 int resolve_block_size(const compact_config& cfg) {
   if (cfg.block_size == 0) return default_block_size;
   const int b = cfg.block_size;
-  if (b < 64 || b > 512 || (b & (b - 1)) != 0)
+  if (b < 64 || b > 256 || (b & (b - 1)) != 0)
     throw invalid_argument("scankit::cuda compaction: block size " + std::to_string(b) +
-                           " is not a power of two in [64, 512]");
+                           " is not a power of two in [64, 256]");
   return b;
 }
 

@@ -65,7 +65,7 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 }
 
 /// Which algorithm a compaction uses. block_size 0: the default (256); otherwise a power of
-/// two in [64, 512]. `scan` is the scan scan-scatter runs (any of the foundation's).
+/// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's).
 struct compact_config {
   compact_algorithm algorithm = compact_algorithm::single_pass;
   int block_size = 0;

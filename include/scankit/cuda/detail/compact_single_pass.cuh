@@ -17,13 +17,16 @@
 // Staging before the look-back (3 before 4) hides the wait for the predecessors behind
 // useful work.
 //
-// Look-back. Each tile has one 64-bit status word: 2 bits of state (none, aggregate,
-// inclusive prefix) and 62 bits of count, written and read with single relaxed accesses, so
-// a reader never sees a count without its state. A tile's warp reads the 32 nearest
-// predecessors' words at once, waits until none is empty, and sums the counts back to the
-// nearest inclusive prefix (or takes all 32 aggregates and moves on 32 tiles). Counts are
-// integers, so the sum is the same whichever predecessors happened to have published their
-// prefixes: the result is deterministic.
+// Look-back. A first version used the classic scheme (one status word per tile; a tile sums
+// its predecessors' aggregates back to the nearest inclusive prefix, 32 at a time). On the
+// H100 it ran at 58% of a copy: with ~400 tiles resident, the nearest prefix is usually
+// hundreds of tiles back, so a tile spends many dependent 32-wide reads walking to it. The
+// counts now use the radix-32 tree of the scan's look-back (decoupled_lookback.cuh): every
+// tile publishes its count at level 0 as soon as it is known, the last tile of each aligned
+// run of 32 entries publishes the run's sum one level up, and a tile's prefix is, for each
+// level (one warp per level, all at once), the sum of the entries before it in its own run
+// of 32. A tile waits only for recent aggregates, never for a chain of prefixes. Counts
+// are integers, so the result is exact and deterministic either way.
 #pragma once
 
 #include "scankit/cuda/detail/compact_select.cuh"
@@ -31,65 +34,28 @@
 
 namespace scankit::cuda::detail::compact {
 
-inline constexpr unsigned long long status_aggregate = 1ull << 62;
-inline constexpr unsigned long long status_prefix = 2ull << 62;
-inline constexpr unsigned long long status_value_mask = (1ull << 62) - 1;
-inline constexpr unsigned lookback_backoff_ns = 20;
-
-__device__ __forceinline__ long long warp_sum64(long long v) {
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
-}
-
-/// Called by one whole warp of tile t: publishes the tile's aggregate, looks back, publishes
-/// the inclusive count, and returns (in every lane) the count of items selected before it.
-__device__ __forceinline__ std::int64_t look_back(unsigned long long* status, std::int64_t t,
-                                                 std::int64_t aggregate) {
-  using decoupled_lookback::load_relaxed;
-  using decoupled_lookback::store_relaxed;
-  const int lane = threadIdx.x & 31;
-  if (t == 0) {
-    if (lane == 0) store_relaxed(status, status_prefix | static_cast<unsigned long long>(aggregate));
-    return 0;
-  }
-  if (lane == 0) store_relaxed(status + t, status_aggregate | static_cast<unsigned long long>(aggregate));
-  long long before = 0;
-  for (std::int64_t last = t - 1;; last -= 32) {
-    const std::int64_t j = last - lane;  // lane 0: the nearest predecessor
-    unsigned long long w = status_prefix;  // before tile 0: a prefix of 0
-    if (j >= 0)
-      while ((w = load_relaxed(status + j)) >> 62 == 0) __nanosleep(lookback_backoff_ns);
-    const unsigned prefixes = __ballot_sync(0xffffffffu, (w >> 62) == 2);
-    const long long v = static_cast<long long>(w & status_value_mask);
-    if (prefixes != 0) {
-      const int nearest = __ffs(prefixes) - 1;
-      before += warp_sum64(lane <= nearest ? v : 0);
-      break;
-    }
-    before += warp_sum64(v);
-  }
-  if (lane == 0)
-    store_relaxed(status + t, status_prefix | static_cast<unsigned long long>(before + aggregate));
-  return before;
-}
+using count_t = unsigned long long;
+inline constexpr unsigned lookback_backoff_ns = 32;
 
 /// Shared memory for staging: items (when written) then tile positions (when indices are).
 template <class T>
 constexpr std::size_t stage_bytes(std::int64_t tile_items, bool items, bool indices) {
-  return (items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T), 16) : 0) +
+  // Items get one spare 16-byte vector: the vectorised write-out reads whole vectors.
+  return (items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0) +
          (indices ? static_cast<std::size_t>(tile_items) * sizeof(unsigned) : 0);
 }
 
 template <int R, int V, class Sel>
-__global__ void __launch_bounds__(512)
+__global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 registers
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
-                       outputs<typename Sel::item_type> out, unsigned long long* status,
-                       unsigned long long* tile_counter, bool vec) {
+                       outputs<typename Sel::item_type> out,
+                       const __grid_constant__ decoupled_lookback::tree<count_t> tr,
+                       unsigned long long* tile_counter, bool vec, bool vec_out) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ tile::scan_storage<int, R> scan_smem;
-  __shared__ std::int64_t tile_id_s, before_s;
+  __shared__ std::int64_t tile_id_s;
+  __shared__ count_t level_sums[decoupled_lookback::max_levels];
   const int tid = threadIdx.x;
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
@@ -99,7 +65,9 @@ __global__ void __launch_bounds__(512)
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
-  // 1. Load and select. f[r][j] = 1 for a selected item (0 past the end).
+  // 1. Load and select: bit r*V + j of `mask` is set for a selected item (R*V <= 32 for
+  //    every item size; see vectors_per_thread_for).
+  static_assert(R * V <= 32, "selection mask is 32 bits");
   T x[R][V];
   if constexpr (Sel::reads_items) {
     if constexpr (V * sizeof(T) == 16) {
@@ -109,7 +77,13 @@ __global__ void __launch_bounds__(512)
       tile::load<R, V, false>(in, begin, valid, x, T{});
     }
   }
-  int f[R][V];
+  // unique: the item before each vector comes from the neighbouring lane (lane 0 reads it).
+  T up[Sel::needs_prev ? R : 1];
+  if constexpr (Sel::needs_prev) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) up[r] = shfl_up(x[r][V - 1], 1);
+  }
+  unsigned mask = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
@@ -120,19 +94,27 @@ __global__ void __launch_bounds__(512)
         if constexpr (!Sel::reads_items) {
           s = sel(begin + p, T{}, T{});
         } else if constexpr (Sel::needs_prev) {
-          const T prev = j > 0 ? x[r][j - 1] : (begin + p > 0 ? in[begin + p - 1] : x[r][0]);
+          T prev = x[r][j > 0 ? j - 1 : 0];
+          if (j == 0) {  // the last item of the previous thread's vector r
+            prev = up[r];
+            if ((tid & 31) == 0 && begin + p > 0) prev = in[begin + p - 1];
+          }
           s = sel(begin + p, x[r][j], prev);
         } else {
           s = sel(begin + p, x[r][j], x[r][j]);
         }
       }
-      f[r][j] = s ? 1 : 0;
+      mask |= (s ? 1u : 0u) << (r * V + j);
     }
 
-  // 2. Ranks: after scan_tile, f[r][j] is the inclusive count within the thread's vector r
-  //    and pre[r] the count of selected tile items before that vector.
-  int pre[R];
-  const int selected = tile::scan_tile(f, pre, sum<int>{}, scan_smem);
+  // 2. Ranks: scan the per-vector counts across the block (the tile scan with one item per
+  //    vector); pre[r] is then the number of selected tile items before the thread's vector r.
+  constexpr unsigned vmask = V >= 32 ? 0xffffffffu : (1u << V) - 1u;
+  int cnt[R][1], pre[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) cnt[r][0] = __popc((mask >> (r * V)) & vmask);
+  const int selected = tile::scan_tile(cnt, pre, sum<int>{}, scan_smem);
+  if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
   //    ones after all selected, at (count selected) + (rejected before them).
@@ -145,8 +127,9 @@ __global__ void __launch_bounds__(512)
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const int p = static_cast<int>((r * B + tid) * V + j);
-      const int rank = pre[r] + (j > 0 ? f[r][j - 1] : 0);  // selected before item p
-      const bool s = f[r][j] != (j > 0 ? f[r][j - 1] : 0);
+      const unsigned mine = mask >> (r * V);
+      const int rank = pre[r] + __popc(mine & ((1u << j) - 1u));  // selected before item p
+      const bool s = (mine >> j) & 1u;
       int slot = -1;
       if (s) slot = rank;
       else if (partition && p < valid) slot = selected + (p - rank);
@@ -158,18 +141,60 @@ __global__ void __launch_bounds__(512)
       }
     }
 
-  // 4. Look back for the items selected before this tile.
-  if (tid < 32) {
-    const std::int64_t before = look_back(status, t, selected);
-    if (tid == 0) {
-      before_s = before;
-      if (begin + valid == n && out.count) *out.count = before + selected;
+  // 4. Look back, one warp per tree level, all levels at once. Warp 0 also publishes the
+  //    upper-level entries this tile completes (it is the last tile of an aligned run).
+  const int lane = tid & 31, warp = tid >> 5;
+  for (int k = warp; k < tr.levels; k += static_cast<int>(B >> 5)) {
+    const count_t run = decoupled_lookback::run_sum(tr.level[k], t >> (5 * k), sum<count_t>{}, lookback_backoff_ns);
+    if (lane == 0) level_sums[k] = run;
+    if (k == 0) {
+      count_t v = run + static_cast<count_t>(selected);
+      for (int up_level = 1; up_level < tr.levels && ((t >> (5 * (up_level - 1))) & 31) == 31; ++up_level) {
+        if (lane == 0) tr.level[up_level].publish(t >> (5 * up_level), v);
+        if (up_level + 1 < tr.levels && ((t >> (5 * up_level)) & 31) == 31)
+          v += decoupled_lookback::run_sum(tr.level[up_level], t >> (5 * up_level), sum<count_t>{}, lookback_backoff_ns);
+      }
     }
   }
   __syncthreads();
-  const std::int64_t before = before_s;
+  std::int64_t before = 0;
+  for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);
+  if (tid == 0 && out.count && begin + valid == n) *out.count = before + selected;
 
   // 5. Write the staged items out, coalesced.
+  if constexpr (Sel::reads_items && V > 1 && sizeof(T) >= 4) {
+    if (out.mode == layout::select && out.items && vec_out) {
+      // 16-byte stores: a scalar head up to the first aligned output address, then whole
+      // vectors (each read from shared memory as two aligned vectors and shifted by the
+      // block-uniform misalignment), then a scalar tail.
+      const int head = static_cast<int>((V - before % V) % V);
+      const int h = head < selected ? head : selected;
+      if (tid < h) out.items[before + tid] = stage_items[tid];
+      const int vectors = (selected - h) / V;
+      T* dst = out.items + before + h;
+      for (int m = tid; m < vectors; m += static_cast<int>(B)) {
+        const int k0 = h + m * V;          // first staged item of this output vector
+        const int c = k0 / V;              // its aligned shared-memory vector
+        T w[2 * V];
+        const uint4 lo = reinterpret_cast<const uint4*>(stage_items)[c];
+        const uint4 hi = reinterpret_cast<const uint4*>(stage_items)[c + 1];
+        memcpy(&w[0], &lo, 16);
+        memcpy(&w[V], &hi, 16);
+        T o[V];
+#pragma unroll
+        for (int sft = 0; sft < V; ++sft)
+          if (sft == h % V) {
+#pragma unroll
+            for (int j = 0; j < V; ++j) o[j] = w[sft + j];
+          }
+        uint4 vv;
+        memcpy(&vv, o, 16);
+        __stcs(reinterpret_cast<uint4*>(dst + static_cast<std::int64_t>(m) * V), vv);
+      }
+      for (int k = h + vectors * V + tid; k < selected; k += static_cast<int>(B)) out.items[before + k] = stage_items[k];
+      return;
+    }
+  }
   const std::int64_t rejected_before = begin - before;
   const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
   const int to_write = partition ? static_cast<int>(valid) : selected;
@@ -189,13 +214,14 @@ namespace single_pass {
 
 inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int block) {
   const std::int64_t tiles = ceil_div(n, tile_items_for(item_bytes, block));
-  return align_up(sizeof(unsigned long long)) + align_up(static_cast<std::size_t>(tiles) * 8);
+  return decoupled_lookback::tree_bytes<count_t>(tiles) + 4 * workspace_alignment;
 }
 
-/// Sets the kernel's dynamic shared memory limit when the staging needs more than 48 KiB.
+/// Raises the kernel's dynamic shared memory limit when static plus dynamic shared memory
+/// would pass the default 48 KiB.
 template <class Kernel>
 void allow_shared_memory(Kernel k, std::size_t bytes) {
-  if (bytes > (48u << 10))
+  if (bytes > (40u << 10))
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(bytes)));
 }
@@ -204,23 +230,30 @@ template <class Sel>
 void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
          const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
   using T = typename Sel::item_type;
+  namespace dl = decoupled_lookback;
   constexpr int V = tile::vector_items<T>();
   constexpr int R = vectors_per_thread<T>();
   const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+  // The tile counter and the tree levels, carved contiguously so one memset clears them all.
+  dl::tree<count_t> tr{};
+  tr.levels = dl::levels_for(tiles);
   auto* counter = ws.take<unsigned long long>(1);
-  auto* status = ws.take<unsigned long long>(tiles);
-  // One memset clears the tile counter and every status word (they are contiguous).
-  SCANKIT_CUDA_CHECK(cudaMemsetAsync(counter, 0,
-                                     static_cast<std::size_t>(reinterpret_cast<char*>(status + tiles) -
-                                                              reinterpret_cast<char*>(counter)),
-                                     s));
+  char* last = reinterpret_cast<char*>(counter) + align_up(sizeof(unsigned long long));
+  for (int k = 0; k < tr.levels; ++k) {
+    const std::int64_t e = dl::level_entries(tiles, k);
+    tr.level[k].flags = ws.take<unsigned>(e);
+    tr.level[k].values = ws.take<count_t>(e);
+    last = reinterpret_cast<char*>(tr.level[k].values) + align_up(static_cast<std::size_t>(e) * sizeof(count_t));
+  }
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(counter, 0, static_cast<std::size_t>(last - reinterpret_cast<char*>(counter)), s));
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
+  const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
   const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
   auto kernel = single_pass_kernel<R, V, Sel>;
   allow_shared_memory(kernel, smem);
-  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, status, counter, vec);
+  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
 }
 
