@@ -26,7 +26,7 @@ std::size_t compact_workspace_bytes(std::int64_t n, std::size_t item_bytes, cons
   std::size_t bytes = dc::chunk_ends_bytes(n) + detail::align_up(sizeof(std::int64_t));
   switch (cfg.algorithm) {
     case compact_algorithm::scan_scatter: return bytes + dc::scan_scatter::workspace_bytes(n, cfg.scan);
-    case compact_algorithm::single_pass: return bytes + dc::single_pass::workspace_bytes(n, item_bytes, block);
+    case compact_algorithm::single_pass: return bytes + dc::single_pass::workspace_bytes(n, item_bytes, block, cfg.tile);
   }
   throw invalid_argument("scankit::cuda::compact_workspace_bytes: unknown algorithm");
 }

@@ -55,8 +55,8 @@ cpu::compact_config config(compact_algorithm a, std::int64_t block_bytes = 512) 
 
 std::vector<std::int64_t> sizes() {
   // 512-byte blocks hold 512/sizeof(T) items: 64..512; test_sizes puts sizes around them.
-  return sk::test::test_sizes({64, 128, 512}, sk::test::quick() ? 20000 : 300000, 3,
-                              sk::test::quick() ? 70000 : 1100000);
+  return sk::test::test_sizes({64, 128, 512}, sk::test::quick() ? 20000 : 200000, 3,
+                              sk::test::quick() ? 70000 : 300000);
 }
 
 /// Every operation with algorithm `a` against serial_loop (itself checked against std::
@@ -118,7 +118,7 @@ TYPED_TEST(CpuCompactTyped, EveryAlgorithmMatchesSerialLoop) {
   int k = 0;
   for (std::int64_t n : sizes())
     for (pattern p : all_patterns) {
-      if (n > 100000 && p != pattern::random4) continue;
+      if (n > 70000 && p != pattern::random4) continue;
       const auto in = make_input<TypeParam>(n, p);
       for (auto a : {compact_algorithm::serial_scan, compact_algorithm::parallel}) {
         check_all_ops(in, a, (k++ % 2) == 1);

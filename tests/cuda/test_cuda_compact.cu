@@ -198,8 +198,10 @@ class CudaCompact : public ::testing::TestWithParam<compact_algorithm> {
     skc::compact_config c;
     c.algorithm = GetParam();
     c.block_size = block;
+    c.tile = tile_;
     return c;
   }
+  skc::compact_tile tile_ = skc::compact_tile::automatic;
 
   /// Runs `o` on `in` on the device (outputs, count and workspace poisoned first; workspace of
   /// exactly the size asked for) and compares with the CPU serial loop.
@@ -311,7 +313,7 @@ class CudaCompact : public ::testing::TestWithParam<compact_algorithm> {
         const auto in = make_input<T>(n, p);
         for (op o : all_ops) {
           if (std::is_same_v<T, particle> && o == op::nonzero) continue;
-          const bool can_in_place = o != op::partition_rev && o != op::partition_orig && o != op::nonzero &&
+          const bool can_in_place = (o == op::select_if || o == op::remove_if || o == op::select_flagged) &&
                                     GetParam() == compact_algorithm::single_pass;
           const bool in_place = can_in_place && (k++ % 3 == 2);
           const auto r = check(o, in, in_place, block);
@@ -358,6 +360,19 @@ TEST_P(CudaCompact, BlockSizes) {
   for (int block : {64, 128, 256}) {
     every_op<std::uint32_t>(sizes, {pattern::random4}, block);
     every_op<double>(sizes, {pattern::random4}, block);
+  }
+}
+
+TEST_P(CudaCompact, TileSizes) {
+  const auto sizes = sizes_up_to(quick_mode() ? 1 << 15 : 1 << 19);
+  for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium}) {
+    tile_ = tile;
+    every_op<std::uint32_t>(sizes, {pattern::random4, pattern::alternating});
+    every_op<std::uint64_t>(sizes, {pattern::runs});
+    every_op<std::uint8_t>(sizes, {pattern::random4});
+    every_op<float>(sizes, {pattern::all, pattern::none}, 128);
+    every_op<particle>(sizes_up_to(1 << 14), {pattern::random4});
+    if (HasFailure()) return;
   }
 }
 
@@ -483,6 +498,8 @@ TEST_P(CudaCompact, InvalidArgumentsThrowAndLeaveInputIntact) {
   EXPECT_THROW((void)skc::compact_workspace_bytes(n, 4, bad), sk::invalid_argument);
   if (GetParam() == compact_algorithm::scan_scatter)
     EXPECT_THROW(skc::select_if(d_in, d_in, n, p, d_count, ws_.p, need, stream_, c), sk::invalid_argument);
+  EXPECT_THROW(skc::unique(d_in, d_in, n, sk::equal_to<std::uint32_t>{}, d_count, ws_.p, need, stream_, c),
+               sk::invalid_argument);
   std::vector<std::uint32_t> small(10);
   EXPECT_THROW(skc::select_if(std::span<const std::uint32_t>(in), std::span<std::uint32_t>(small), p, c),
                sk::invalid_argument);

@@ -56,6 +56,7 @@ struct row_spec {
   row_kind kind;
   std::string name;
   int algo = 0;  // gpu: index into cuda::all_compact_algorithms; cpu: into cpu::all_compact_algorithms
+  std::string tile = "auto";  // single-pass rows: the tile size
 };
 
 const char* group_of(row_kind k) {
@@ -72,7 +73,8 @@ std::vector<std::string> algo_list() {
   return v;
 }
 
-std::vector<row_spec> select_rows(const std::string& algo, const std::string& compare, bool gpu) {
+std::vector<row_spec> select_rows(const std::string& algo, const std::string& compare, bool gpu,
+                                  const std::string& tile = "auto") {
   const auto want = split_list(algo), cmp = split_list(compare);
   const bool all = std::find(want.begin(), want.end(), "all") != want.end();
   auto wanted = [&](std::string_view n) { return all || std::find(want.begin(), want.end(), n) != want.end(); };
@@ -82,7 +84,13 @@ std::vector<row_spec> select_rows(const std::string& algo, const std::string& co
   if (gpu) {
     for (std::size_t i = 0; i < cuda::all_compact_algorithms.size(); ++i) {
       const auto nm = cuda::name(cuda::all_compact_algorithms[i]);
-      if (wanted(nm)) rows.push_back({row_kind::gpu, std::string(nm), static_cast<int>(i)});
+      if (!wanted(nm)) continue;
+      if (cuda::all_compact_algorithms[i] == cuda::compact_algorithm::single_pass && tile == "all") {
+        for (const char* t : {"small", "medium"})
+          rows.push_back({row_kind::gpu, std::string(nm) + "/" + t, static_cast<int>(i), t});
+      } else {
+        rows.push_back({row_kind::gpu, std::string(nm), static_cast<int>(i), tile});
+      }
     }
     if (compared("cub")) rows.push_back({row_kind::cub, "cub", 0});
     if (compared("copy")) rows.push_back({row_kind::copy, "copy", 0});
@@ -162,6 +170,7 @@ struct point_params {
   rejected_order order;
   std::optional<double> selectivity;
   int block_size = 0;
+  std::string tile = "auto";
   int reps = 10, warmup = 1;
   bool with_copies = true;
   std::uint64_t seed = 0;
@@ -402,6 +411,8 @@ class point_runner {
     cuda::compact_config cfg;
     cfg.algorithm = cuda::all_compact_algorithms[static_cast<std::size_t>(row.spec.algo)];
     cfg.block_size = pp_.block_size;
+    for (auto t : {cuda::compact_tile::automatic, cuda::compact_tile::small, cuda::compact_tile::medium})
+      if (cuda::name(t) == row.spec.tile) cfg.tile = t;
     const std::size_t ws = cuda::compact_workspace_bytes(n, sizeof(T), cfg);
     c.ws.reserve(std::max<std::size_t>(ws, 16));
     row.workspace_bytes = ws;
@@ -544,6 +555,7 @@ point_params params_of(const compact_common_options& o, std::uint64_t seed) {
   pp.order = o.order == "original" ? rejected_order::original : rejected_order::reversed;
   pp.selectivity = o.selectivity;
   pp.block_size = o.block_size;
+  pp.tile = o.tile;
   pp.reps = o.reps;
   pp.with_copies = !o.device_only;
   pp.seed = seed;
@@ -585,7 +597,7 @@ int run_compact_bench(const compact_bench_options& o) {
   const system_info sys = query_system();
   const bool gpu = sys.gpu.has_value();
   if (!gpu) std::cout << "no GPU found: running the CPU rows only\n";
-  const auto rows = select_rows(o.algo, o.compare, gpu);
+  const auto rows = select_rows(o.algo, o.compare, gpu, o.tile);
   if (rows.empty()) throw error("nothing to run with --algo " + o.algo);
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n) : gpu ? (std::int64_t{1} << 28) : (std::int64_t{1} << 26);
   const std::uint64_t seed = pick_seed(o.seed);
@@ -593,8 +605,8 @@ int run_compact_bench(const compact_bench_options& o) {
   std::cout << fmt::format("scankit bench compact | {} | {} | op = {}{} | n = {} | type = {} | selectivity = {}\n",
                            header(sys), iso_date_now(), o.op, pp.op == compact_op::partition ? " (" + o.order + ")" : "",
                            n, o.type, selectivity_text(o.selectivity));
-  std::cout << fmt::format("predicate x != 0 | reps = {} (median), warm-up = 1, block size = {}, seed = {}{}\n", o.reps,
-                           o.block_size ? std::to_string(o.block_size) : "default", seed,
+  std::cout << fmt::format("predicate x != 0 | reps = {} (median), warm-up = 1, block size = {}, tile = {}, seed = {}{}\n",
+                           o.reps, o.block_size ? std::to_string(o.block_size) : "default", o.tile, seed,
                            gpu ? ", L2 flushed before each timed GPU run" : "");
   std::cout.flush();
   device_ctx ctx;
@@ -628,7 +640,7 @@ int run_compact_sweep(const compact_sweep_options& o) {
   const system_info sys = query_system();
   const bool gpu = sys.gpu.has_value();
   if (!gpu) std::cout << "no GPU found: running the CPU rows only\n";
-  const auto rows = select_rows(o.algo, o.compare, gpu);
+  const auto rows = select_rows(o.algo, o.compare, gpu, o.tile);
   if (rows.empty()) throw error("nothing to run with --algo " + o.algo);
   const std::size_t item = size_of(*parse_dtype(o.type));
   // Host: input, output, reference, flags, indices; device: the same minus the reference.
@@ -690,7 +702,7 @@ int run_compact_verify(const compact_verify_options& o) {
   const char* types[] = {"i32", "u32", "i64", "u64", "f32", "f64"};
   device_ctx ctx;
   init_ctx(ctx, gpu);
-  std::vector<row_spec> rows = select_rows("all", "cub", gpu);
+  std::vector<row_spec> rows = select_rows("all", "cub", gpu, "all");
   std::erase_if(rows, [](const row_spec& r) { return r.kind == row_kind::std_algo; });
   int failed = 0;
   for (int c = 0; c < o.cases; ++c) {

@@ -45,6 +45,10 @@ void add_common(CLI::App& app, compact_common_options& o) {
   app.add_option("--block-size", o.block_size, "Threads per block of scankit's GPU algorithms (0: default; 64, 128, 256)")
       ->check(CLI::IsMember({0, 64, 128, 256}))
       ->capture_default_str();
+  app.add_option("--tile", o.tile,
+                 "Tile size of single-pass: auto, small (half), medium, or all (one row each)")
+      ->check(CLI::IsMember({"auto", "small", "medium", "all"}))
+      ->capture_default_str();
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -14,8 +14,10 @@
 //   * `out` must hold n items (a compaction writes at most n). Items past the returned count
 //     are left as they were (partition writes all n).
 //   * In place: select_if, remove_if, select_flagged, unique and unique_count's values may
-//     use out == in (every algorithm reads an item before anything can overwrite it). Any
-//     other overlap, and any overlap for partition, select_indices and nonzero, is rejected.
+//     use out == in (every algorithm reads an item before anything can overwrite it; for
+//     unique the parallel algorithm first copies the item before each block, which the
+//     previous block may be overwriting). Any other overlap, and any overlap for partition,
+//     select_indices and nonzero, is rejected.
 //   * Predicates are called once per item by serial_loop and parallel (twice by serial_scan:
 //     map and scatter; and once more per item by partition with rejected_order::original),
 //     from several threads at once by parallel, in no particular order. They must not modify
@@ -100,6 +102,11 @@ struct compact_spec {
   std::int64_t* index_out = nullptr;
   bool partition = false;
   rejected_order order = rejected_order::reversed;
+  /// In-place unique: flag(i) reads in[i - 1], which the block before may be overwriting
+  /// (with the same value, but still a data race). The parallel algorithm then snapshots
+  /// the item before every block first and evaluates each block's first flag with
+  /// flag.with_prev(i, snapshot). Null otherwise.
+  const V* prev_source = nullptr;
 };
 
 /// Counts the selected items (the extra pass of a stable partition).
@@ -177,6 +184,7 @@ struct chained_compact {
   std::int64_t block, blocks;
   std::int64_t selected_total = 0;  // partition with rejected_order::original only
   bool streaming = false;
+  std::vector<V> prev_snapshot;      // in-place unique: the item before each block
 
   std::atomic<std::int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -237,7 +245,11 @@ struct chained_compact {
     unsigned char fl[chunk];
     for (std::int64_t i0 = b; i0 < e; i0 += chunk) {
       const std::int64_t m = std::min(chunk, e - i0);
-      for (std::int64_t j = 0; j < m; ++j) fl[j] = flag(i0 + j) ? 1 : 0;
+      std::int64_t j0 = 0;
+      if constexpr (requires { flag.with_prev(i0, *sel); }) {
+        if (i0 == b && k > 0 && !prev_snapshot.empty()) fl[0] = flag.with_prev(b, prev_snapshot[k]) ? 1 : 0, j0 = 1;
+      }
+      for (std::int64_t j = j0; j < m; ++j) fl[j] = flag(i0 + j) ? 1 : 0;
       if (s.partition) {
         for (std::int64_t j = 0; j < m; ++j) {
           const V v = value(i0 + j);
@@ -313,6 +325,10 @@ std::int64_t run_parallel(const compact_spec<V, Flag, Value>& s, std::int64_t it
   static_assert(std::is_default_constructible_v<V>, "staged items must be default-constructible");
   const std::int64_t block = std::max<std::int64_t>(1, cfg.block_bytes / std::max<std::int64_t>(1, item_bytes));
   chained_compact<V, Flag, Value> c(s, block);
+  if (s.prev_source) {
+    c.prev_snapshot.resize(static_cast<std::size_t>(c.blocks));
+    for (std::int64_t k = 1; k < c.blocks; ++k) c.prev_snapshot[k] = s.prev_source[k * block - 1];
+  }
   if (s.partition && s.order == rejected_order::original) c.selected_total = count_flags(s.n, s.flag, true);
   c.streaming = s.n * static_cast<std::int64_t>(sizeof(V)) >= default_streaming_threshold;
   const auto workers = std::min<std::int64_t>(c.blocks, tbb::this_task_arena::max_concurrency());
@@ -394,6 +410,7 @@ struct run_start_flag {  // the first item of every run of equivalent items
   const T* in;
   Eq eq;
   bool operator()(std::int64_t i) const { return i == 0 || !static_cast<bool>(eq(in[i - 1], in[i])); }
+  bool with_prev(std::int64_t i, const T& prev) const { return i == 0 || !static_cast<bool>(eq(prev, in[i])); }
 };
 template <class Pred>
 struct index_flag {
@@ -493,6 +510,7 @@ std::int64_t unique(const T* in, T* out, std::int64_t n, Eq eq = {}, const compa
   detail::check_args(n, in, out, where);
   detail::check_no_partial_overlap(in, out, n, sizeof(T), where);
   detail::compact_spec<T, detail::run_start_flag<T, Eq>, detail::item_value<T>> s{n, {in, eq}, {in}, out};
+  if (out == in) s.prev_source = in;
   return detail::run(s, sizeof(T), cfg, where);
 }
 
@@ -514,6 +532,7 @@ std::int64_t unique_count(const T* in, T* out_values, std::int64_t* out_counts, 
   // consecutive starts.
   detail::compact_spec<T, detail::run_start_flag<T, Eq>, detail::item_value<T>> s{
       n, {in, eq}, {in}, out_values, out_counts};
+  if (out_values == in) s.prev_source = in;
   const std::int64_t runs = detail::run(s, sizeof(T), cfg, where);
   detail::starts_to_counts(out_counts, runs, n, cfg.algorithm == compact_algorithm::parallel);
   return runs;

@@ -63,6 +63,9 @@ struct checker {
   void algorithm(const compact_config& cfg) const {
     if (cfg.algorithm != compact_algorithm::scan_scatter && cfg.algorithm != compact_algorithm::single_pass)
       throw invalid_argument(std::string(where) + ": unknown algorithm");
+    if (cfg.tile != compact_tile::automatic && cfg.tile != compact_tile::small &&
+        cfg.tile != compact_tile::medium)
+      throw invalid_argument(std::string(where) + ": unknown tile size");
     (void)resolve_block_size(cfg);
   }
 };
@@ -90,7 +93,7 @@ void dispatch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
       SCANKIT_LAUNCH_CHECK("count_selected_kernel");
       out.selected_total = total;
     }
-    single_pass::run(in, n, sel, out, ws, resolve_block_size(cfg), s);
+    single_pass::run(in, n, sel, out, ws, resolve_block_size(cfg), cfg.tile, s);
   }
   if (run_lengths) starts_to_counts(out.indices, out.count, n, chunk_ends, s);
 }
@@ -165,7 +168,8 @@ void unique(const T* d_in, T* d_out, std::int64_t n, Eq eq, std::int64_t* d_coun
   namespace dc = detail::compact;
   const dc::checker c{"scankit::cuda::unique", n};
   c.size(), c.pointer(d_in, "input"), c.pointer(d_out, "output"), c.count(d_count), c.algorithm(cfg);
-  c.in_out(d_in, d_out, sizeof(T), cfg.algorithm == compact_algorithm::single_pass);
+  // Not in place: a tile reads the item before it, which the previous tile may be writing.
+  c.in_out(d_in, d_out, sizeof(T), false);
   c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
   dc::outputs<T> out;
   out.items = d_out, out.count = d_count;
@@ -180,7 +184,7 @@ void unique_count(const T* d_in, T* d_values, std::int64_t* d_counts, std::int64
   const dc::checker c{"scankit::cuda::unique_count", n};
   c.size(), c.pointer(d_in, "input"), c.pointer(d_values, "values output");
   c.pointer(d_counts, "counts output"), c.count(d_runs), c.algorithm(cfg);
-  c.in_out(d_in, d_values, sizeof(T), cfg.algorithm == compact_algorithm::single_pass);
+  c.in_out(d_in, d_values, sizeof(T), false);  // not in place: see unique
   c.disjoint(d_counts, sizeof(std::int64_t), d_in, sizeof(T), "counts output and input");
   c.disjoint(d_counts, sizeof(std::int64_t), d_values, sizeof(T), "counts output and values output");
   c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);

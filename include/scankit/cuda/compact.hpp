@@ -16,9 +16,11 @@
 // back and return the count. Arguments are checked before anything is launched (bad ones
 // throw scankit::invalid_argument and leave every array intact).
 //
-// In place (d_out == d_in) is allowed for select_if, remove_if, select_flagged, unique and
-// unique_count's values with the single-pass algorithm (each tile reads its items before any
-// tile after it can write); scan-scatter rejects it. Outputs must hold n items.
+// In place (d_out == d_in) is allowed for select_if, remove_if and select_flagged with the
+// single-pass algorithm (each tile reads its items before any tile after it can write, and
+// writes only below its own start). unique and unique_count are not in place on the GPU (a
+// tile reads the item before its start, which the previous tile may be writing), and
+// scan-scatter rejects in place for everything. Outputs must hold n items.
 //
 // This header compiles with any C++20 compiler. The library instantiates the functions for
 // the built-in element types (int32/uint32/int64/uint64/float/double/uint8) with the
@@ -64,12 +66,28 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
   return std::nullopt;
 }
 
+/// Tile size of single-pass: medium is 8 16-byte vectors per thread (8192 items of 4 bytes at
+/// 256 threads); small halves it (and allows more blocks per SM). automatic: small below 32 MiB
+/// of input, medium from there (measured on the H100, see docs/PERFORMANCE.md; a tile of
+/// twice the medium size was measured too and dropped: it was never more than 7% faster).
+enum class compact_tile { automatic, small, medium };
+
+constexpr std::string_view name(compact_tile t) {
+  switch (t) {
+    case compact_tile::automatic: return "auto";
+    case compact_tile::small: return "small";
+    case compact_tile::medium: return "medium";
+  }
+  return "?";
+}
+
 /// Which algorithm a compaction uses. block_size 0: the default (256); otherwise a power of
 /// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's).
 struct compact_config {
   compact_algorithm algorithm = compact_algorithm::single_pass;
   int block_size = 0;
   scan_config scan{};
+  compact_tile tile = compact_tile::automatic;  // single-pass only
 };
 
 /// Bytes of device workspace a compaction of n items of `item_bytes` bytes needs (for

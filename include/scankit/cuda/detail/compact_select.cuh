@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "scankit/cuda/compact.hpp"
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/cuda/detail/tile_scan.cuh"
 
@@ -78,12 +79,33 @@ struct outputs {
 
 inline constexpr int default_block_size = 256;
 
-/// R for items of `item_bytes` bytes: 8 vectors of 4-byte items, 2 of 1-byte items, 8 of
-/// 8-byte items, fewer for big structs (their staging must fit in shared memory).
+/// R for items of `item_bytes` bytes at the medium tile: 8 vectors of 4-byte items, 2 of
+/// 1-byte items, 8 of 8-byte items, fewer for big structs (their staging must fit in shared
+/// memory).
 constexpr int vectors_per_thread_for(std::size_t item_bytes) {
   if (item_bytes >= 8) return item_bytes >= 64 ? 1 : static_cast<int>(64 / item_bytes);
   const int V = (16 % item_bytes == 0) ? static_cast<int>(16 / item_bytes) : 1;
   return 32 / V > 0 ? 32 / V : 1;
+}
+
+/// R of a tile size: small halves the medium R.
+constexpr int vectors_per_thread_for(std::size_t item_bytes, compact_tile tile) {
+  const int r = vectors_per_thread_for(item_bytes);
+  if (tile == compact_tile::small) return r > 1 ? r / 2 : 1;
+  return r;
+}
+
+/// Inputs below this many bytes take the small tile when the tile is `automatic`: measured on
+/// the H100 (uint32, half selected; docs/results/compact-sweep-select-u32-p50.csv), the small
+/// tile was faster up to 2^22 items (more, shorter tiles: more parallelism for a short input)
+/// and the medium one from 2^24 (2^23 a tie).
+inline constexpr std::int64_t small_tile_below_bytes = std::int64_t{1} << 25;
+
+/// The tile size `automatic` stands for, for n items of item_bytes bytes.
+constexpr compact_tile resolve_tile(compact_tile t, std::int64_t n, std::size_t item_bytes) {
+  if (t != compact_tile::automatic) return t;
+  if (item_bytes == 0) item_bytes = sizeof(unsigned);
+  return n * static_cast<std::int64_t>(item_bytes) < small_tile_below_bytes ? compact_tile::small : compact_tile::medium;
 }
 
 template <class T>
@@ -91,11 +113,10 @@ constexpr int vectors_per_thread() {
   return vectors_per_thread_for(sizeof(T));
 }
 
-
-inline std::int64_t tile_items_for(std::size_t item_bytes, int block) {
+inline std::int64_t tile_items_for(std::int64_t n, std::size_t item_bytes, int block, compact_tile tile) {
   if (item_bytes == 0) item_bytes = sizeof(unsigned);
   const std::int64_t V = (item_bytes <= 16 && 16 % item_bytes == 0) ? static_cast<std::int64_t>(16 / item_bytes) : 1;
-  return static_cast<std::int64_t>(vectors_per_thread_for(item_bytes)) * block * V;
+  return static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -45,8 +45,47 @@ constexpr std::size_t stage_bytes(std::int64_t tile_items, bool items, bool indi
          (indices ? static_cast<std::size_t>(tile_items) * sizeof(unsigned) : 0);
 }
 
-template <int R, int V, class Sel>
-__global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 registers
+/// Copies `count` staged items to out[g0 .. g0 + count) with 16-byte stores (a block-wide
+/// call). Output item g0 + j is stage[s0 + j], or stage[s0 - j] when `reversed`. Whole
+/// aligned output vectors are assembled from two aligned shared-memory vectors shifted by
+/// the (block-uniform) misalignment between the two sides; the partial vectors at either end
+/// are written item by item. `out` must be 16-byte aligned; stage needs one spare vector.
+template <int V, class T>
+__device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, const T* stage, int s0, bool reversed) {
+  if (count <= 0) return;
+  const int tid = threadIdx.x, B = blockDim.x;
+  const int head = static_cast<int>((V - g0 % V) % V) < count ? static_cast<int>((V - g0 % V) % V) : count;
+  const int vectors = (count - head) / V;
+  auto stage_of = [&](int j) { return reversed ? s0 - j : s0 + j; };
+  for (int j = tid; j < head; j += B) out[g0 + j] = stage[stage_of(j)];
+  // Vector m covers output items j = head + m*V + i (i < V). Their staged items are the V
+  // consecutive ones starting at q (ascending; reversed runs read them backwards).
+  const int q0 = reversed ? s0 - head - (V - 1) : s0 + head;
+  const int shift = ((q0 % V) + V) % V;
+  const uint4* sv = reinterpret_cast<const uint4*>(stage);
+  for (int m = tid; m < vectors; m += B) {
+    const int q = reversed ? q0 - m * V : q0 + m * V;
+    const int c = (q - shift) / V;
+    T w[2 * V];
+    const uint4 lo = sv[c], hi = sv[c + 1];
+    memcpy(&w[0], &lo, 16);
+    memcpy(&w[V], &hi, 16);
+    T o[V];
+#pragma unroll
+    for (int sft = 0; sft < V; ++sft)
+      if (sft == shift) {
+#pragma unroll
+        for (int i = 0; i < V; ++i) o[i] = reversed ? w[sft + V - 1 - i] : w[sft + i];
+      }
+    uint4 v;
+    memcpy(&v, o, 16);
+    __stcs(reinterpret_cast<uint4*>(out + g0 + head + static_cast<std::int64_t>(m) * V), v);
+  }
+  for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
+}
+
+template <int R, int MinBlocks, int V, class Sel>
+__global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
@@ -65,9 +104,9 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
-  // 1. Load and select: bit r*V + j of `mask` is set for a selected item (R*V <= 32 for
-  //    every item size; see vectors_per_thread_for).
-  static_assert(R * V <= 32, "selection mask is 32 bits");
+  // 1. Load and select: bit r*V + j of `mask` is set for a selected item.
+  static_assert(R * V <= 64, "selection mask is 64 bits");
+  using mask_t = std::conditional_t<(R * V > 32), unsigned long long, unsigned>;
   T x[R][V];
   if constexpr (Sel::reads_items) {
     if constexpr (V * sizeof(T) == 16) {
@@ -77,13 +116,23 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
       tile::load<R, V, false>(in, begin, valid, x, T{});
     }
   }
-  // unique: the item before each vector comes from the neighbouring lane (lane 0 reads it).
+  // unique: the item before each vector comes from the neighbouring lane; lane 0 loads it
+  //    (issued next to the tile's loads, so the latencies overlap).
   T up[Sel::needs_prev ? R : 1];
   if constexpr (Sel::needs_prev) {
+    T edge[R];
 #pragma unroll
-    for (int r = 0; r < R; ++r) up[r] = shfl_up(x[r][V - 1], 1);
+    for (int r = 0; r < R; ++r) {
+      const std::int64_t p0 = (r * B + tid) * V;
+      edge[r] = ((tid & 31) == 0 && p0 < valid && begin + p0 > 0) ? in[begin + p0 - 1] : T{};
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      up[r] = shfl_up(x[r][V - 1], 1);
+      if ((tid & 31) == 0) up[r] = edge[r];
+    }
   }
-  unsigned mask = 0;
+  mask_t mask = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
@@ -94,25 +143,20 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
         if constexpr (!Sel::reads_items) {
           s = sel(begin + p, T{}, T{});
         } else if constexpr (Sel::needs_prev) {
-          T prev = x[r][j > 0 ? j - 1 : 0];
-          if (j == 0) {  // the last item of the previous thread's vector r
-            prev = up[r];
-            if ((tid & 31) == 0 && begin + p > 0) prev = in[begin + p - 1];
-          }
-          s = sel(begin + p, x[r][j], prev);
+          s = sel(begin + p, x[r][j], j > 0 ? x[r][j > 0 ? j - 1 : 0] : up[r]);
         } else {
           s = sel(begin + p, x[r][j], x[r][j]);
         }
       }
-      mask |= (s ? 1u : 0u) << (r * V + j);
+      mask |= static_cast<mask_t>(s ? 1u : 0u) << (r * V + j);
     }
 
   // 2. Ranks: scan the per-vector counts across the block (the tile scan with one item per
   //    vector); pre[r] is then the number of selected tile items before the thread's vector r.
-  constexpr unsigned vmask = V >= 32 ? 0xffffffffu : (1u << V) - 1u;
+  constexpr mask_t vmask = V >= 64 ? ~mask_t{0} : (mask_t{1} << V) - 1u;
   int cnt[R][1], pre[R];
 #pragma unroll
-  for (int r = 0; r < R; ++r) cnt[r][0] = __popc((mask >> (r * V)) & vmask);
+  for (int r = 0; r < R; ++r) cnt[r][0] = __popcll(static_cast<unsigned long long>((mask >> (r * V)) & vmask));
   const int selected = tile::scan_tile(cnt, pre, sum<int>{}, scan_smem);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
@@ -121,13 +165,13 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
   const bool partition = out.mode != layout::select;
   T* stage_items = reinterpret_cast<T*>(stage_raw);
   unsigned* stage_pos = reinterpret_cast<unsigned*>(
-      stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T), 16) : 0));
+      stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0));
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const int p = static_cast<int>((r * B + tid) * V + j);
-      const unsigned mine = mask >> (r * V);
+      const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits
       const int rank = pre[r] + __popc(mine & ((1u << j) - 1u));  // selected before item p
       const bool s = (mine >> j) & 1u;
       int slot = -1;
@@ -161,43 +205,22 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
   for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);
   if (tid == 0 && out.count && begin + valid == n) *out.count = before + selected;
 
-  // 5. Write the staged items out, coalesced.
+  // 5. Write the staged items out, coalesced: selected items to [before, before + selected);
+  //    a partition's rejected ones after all selected items (reversed: from the end down).
+  const std::int64_t rejected_before = begin - before;
+  const int rejected = partition ? static_cast<int>(valid) - selected : 0;
   if constexpr (Sel::reads_items && V > 1 && sizeof(T) >= 4) {
-    if (out.mode == layout::select && out.items && vec_out) {
-      // 16-byte stores: a scalar head up to the first aligned output address, then whole
-      // vectors (each read from shared memory as two aligned vectors and shifted by the
-      // block-uniform misalignment), then a scalar tail.
-      const int head = static_cast<int>((V - before % V) % V);
-      const int h = head < selected ? head : selected;
-      if (tid < h) out.items[before + tid] = stage_items[tid];
-      const int vectors = (selected - h) / V;
-      T* dst = out.items + before + h;
-      for (int m = tid; m < vectors; m += static_cast<int>(B)) {
-        const int k0 = h + m * V;          // first staged item of this output vector
-        const int c = k0 / V;              // its aligned shared-memory vector
-        T w[2 * V];
-        const uint4 lo = reinterpret_cast<const uint4*>(stage_items)[c];
-        const uint4 hi = reinterpret_cast<const uint4*>(stage_items)[c + 1];
-        memcpy(&w[0], &lo, 16);
-        memcpy(&w[V], &hi, 16);
-        T o[V];
-#pragma unroll
-        for (int sft = 0; sft < V; ++sft)
-          if (sft == h % V) {
-#pragma unroll
-            for (int j = 0; j < V; ++j) o[j] = w[sft + j];
-          }
-        uint4 vv;
-        memcpy(&vv, o, 16);
-        __stcs(reinterpret_cast<uint4*>(dst + static_cast<std::int64_t>(m) * V), vv);
-      }
-      for (int k = h + vectors * V + tid; k < selected; k += static_cast<int>(B)) out.items[before + k] = stage_items[k];
+    if (out.items && vec_out && !out.indices) {
+      write_run<V>(out.items, before, selected, stage_items, 0, false);
+      if (out.mode == layout::partition_reversed)
+        write_run<V>(out.items, n - rejected_before - rejected, rejected, stage_items, selected + rejected - 1, true);
+      else if (out.mode == layout::partition_original)
+        write_run<V>(out.items, *out.selected_total + rejected_before, rejected, stage_items, selected, false);
       return;
     }
   }
-  const std::int64_t rejected_before = begin - before;
   const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
-  const int to_write = partition ? static_cast<int>(valid) : selected;
+  const int to_write = selected + rejected;
   for (int k = tid; k < to_write; k += static_cast<int>(B)) {
     std::int64_t dst;
     if (k < selected) dst = before + k;
@@ -212,8 +235,8 @@ __global__ void __launch_bounds__(256, 3)  // 3 blocks per SM: at most 85 regist
 
 namespace single_pass {
 
-inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int block) {
-  const std::int64_t tiles = ceil_div(n, tile_items_for(item_bytes, block));
+inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int block, compact_tile tile) {
+  const std::int64_t tiles = ceil_div(n, tile_items_for(n, item_bytes, block, tile));
   return decoupled_lookback::tree_bytes<count_t>(tiles) + 4 * workspace_alignment;
 }
 
@@ -226,13 +249,13 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
                                             static_cast<int>(bytes)));
 }
 
-template <class Sel>
-void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
-         const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
+/// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
+template <int R, int MinBlocks, class Sel>
+void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
+            const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
   using T = typename Sel::item_type;
   namespace dl = decoupled_lookback;
   constexpr int V = tile::vector_items<T>();
-  constexpr int R = vectors_per_thread<T>();
   const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
@@ -251,10 +274,21 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
   const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
-  auto kernel = single_pass_kernel<R, V, Sel>;
+  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
+}
+
+template <class Sel>
+void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
+         const outputs<typename Sel::item_type>& out, arena& ws, int block, compact_tile tile, cudaStream_t s) {
+  using T = typename Sel::item_type;
+  constexpr int R = vectors_per_thread<T>();
+  switch (resolve_tile(tile, n, Sel::reads_items ? sizeof(T) : 0)) {
+    case compact_tile::small: return launch<(R > 1 ? R / 2 : 1), 4>(in, n, sel, out, ws, block, s);
+    default: return launch<R, 3>(in, n, sel, out, ws, block, s);
+  }
 }
 
 }  // namespace single_pass
