@@ -9,8 +9,10 @@
 #include "scankit/ops.hpp"
 #include "scankit/scan.hpp"
 #include "scankit/types.hpp"
+#include "scankit/compact.hpp"
 #ifdef SCANKIT_HAS_CUDA
 #include "scankit/cuda/scan.hpp"
+#include "scankit/cuda/compact.hpp"
 #endif
 
 #define SCANKIT_VERSION_STRING "0.1.0"

@@ -1,0 +1,2 @@
+#include "compact_baselines.cuh"
+SCANKIT_TOOLS_COMPACT_BASELINES(std::uint32_t)

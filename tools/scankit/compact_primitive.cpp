@@ -1,0 +1,114 @@
+// The compact primitive's subcommands and options: bench compact, sweep compact, verify compact.
+#include <CLI/CLI.hpp>
+
+#include "compact_commands.hpp"
+#include "primitive.hpp"
+#include "util.hpp"
+
+namespace scankit::tools {
+
+namespace {
+
+std::vector<std::string> ops() {
+  std::vector<std::string> v;
+  for (const char* const* p = compact_op_names(); *p; ++p) v.emplace_back(*p);
+  return v;
+}
+
+void add_common(CLI::App& app, compact_common_options& o) {
+  app.add_option("--op", o.op,
+                 "Operation, always with the predicate x != 0: select_if (keeps nonzeros: removes zeros), "
+                 "remove_if (keeps zeros), select_flagged (flags = x != 0), partition, unique, unique_count, "
+                 "nonzero (indices)")
+      ->check(CLI::IsMember(ops()))
+      ->capture_default_str();
+  app.add_option("--type", o.type, "Element type")
+      ->check(CLI::IsMember({"i32", "u32", "i64", "u64", "f32", "f64"}))
+      ->capture_default_str();
+  app.add_option("--selectivity", o.selectivity,
+                 "Fraction of items that are nonzero (unique: that start a new run), in [0, 1]; default: "
+                 "random values in 0..3 (0.75)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--order", o.order, "partition: order of the rejected items")
+      ->check(CLI::IsMember({"reversed", "original"}))
+      ->capture_default_str();
+  app.add_option("--algo", o.algo, "Rows to run: all, or a comma-separated list of: " + compact_algo_names())
+      ->check(check_compact_algo_list)
+      ->capture_default_str();
+  app.add_option("--compare", o.compare, "Baselines on the GPU: comma-separated cub, copy, or none")
+      ->check([](const std::string& s) -> std::string {
+        for (const auto& item : split_list(s))
+          if (item != "cub" && item != "copy" && item != "none") return "unknown baseline '" + item + "'";
+        return {};
+      })
+      ->capture_default_str();
+  app.add_option("--block-size", o.block_size, "Threads per block of scankit's GPU algorithms (0: default; 64, 128, 256)")
+      ->check(CLI::IsMember({0, 64, 128, 256}))
+      ->capture_default_str();
+  app.add_option("--tile", o.tile,
+                 "Tile size of single-pass: auto, small (half), medium, or all (one row each)")
+      ->check(CLI::IsMember({"auto", "small", "medium", "all"}))
+      ->capture_default_str();
+  app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)");
+  app.add_flag("--device-only", o.device_only, "Skip the 'with copies' timing of the host-container API");
+}
+
+class compact_primitive final : public primitive {
+ public:
+  std::string_view name() const override { return "compact"; }
+  std::string_view description() const override {
+    return "Stream compaction (select, partition, unique, nonzero) on the GPU and the CPU, with CUB";
+  }
+  void add_bench(CLI::App& bench, action_fn& action) override {
+    auto* app = bench.add_subcommand("compact", std::string(description()));
+    app->add_option("-n,--n", bench_.n, "Number of items (default 2^28 with a GPU, 2^26 without)")
+        ->check(check_count)
+        ->type_name("N");
+    add_common(*app, bench_);
+    app->add_option("--json", bench_.json, "Also write every number to FILE")->type_name("FILE");
+    app->footer(
+        "Columns: with copies ms = the host-container call from pageable memory (copies in and out; CPU rows: "
+        "the device time); device ms = median of R runs (CUDA events around the device-pointer call, "
+        "workspace preallocated, L2 flushed; CPU: wall time); GB/s = bytes read + bytes written / time (input, "
+        "flags, and only the items written); % of copy = GB/s / the device-to-device copy's GB/s (CPU rows: "
+        "cpu::parallel_copy); vs CUB = CUB time / time; vs std = the std:: algorithm's time / time (CPU rows). "
+        "Every row's output is checked against the CPU serial loop.");
+    app->callback([this, &action] { action = [this] { return run_compact_bench(bench_); }; });
+  }
+  void add_sweep(CLI::App& sweep, action_fn& action) override {
+    auto* app = sweep.add_subcommand("compact", std::string(description()) + ", over sizes");
+    sweep_.reps = 5;
+    app->add_option("--min-log", sweep_.min_log, "Smallest size, log2")->check(CLI::Range(0, 40))->capture_default_str();
+    app->add_option("--max-log", sweep_.max_log, "Largest size, log2 (clipped to ~40% of free memory)")
+        ->check(CLI::Range(0, 40))
+        ->capture_default_str();
+    add_common(*app, sweep_);
+    app->add_option("--out", sweep_.out, "Output prefix (default sweep-compact-<op>)")->type_name("PREFIX");
+    app->add_flag("--no-plot", sweep_.no_plot, "Do not run the plot script");
+    app->callback([this, &action] {
+      if (sweep_.min_log > sweep_.max_log) throw CLI::ValidationError("--min-log", "must not exceed --max-log");
+      action = [this] { return run_compact_sweep(sweep_); };
+    });
+  }
+  void add_verify(CLI::App& verify, action_fn& action) override {
+    auto* app = verify.add_subcommand("compact", "Random compaction cases (operations, types, sizes, selectivities, "
+                                                 "block sizes) through every algorithm against the serial loop");
+    app->add_option("--cases", verify_.cases, "Number of random cases")->check(CLI::Range(1, 1000000))->capture_default_str();
+    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)");
+    app->callback([this, &action] { action = [this] { return run_compact_verify(verify_); }; });
+  }
+
+ private:
+  compact_bench_options bench_;
+  compact_sweep_options sweep_;
+  compact_verify_options verify_;
+};
+
+}  // namespace
+
+std::unique_ptr<primitive> make_compact_primitive() { return std::make_unique<compact_primitive>(); }
+
+}  // namespace scankit::tools
