@@ -6,10 +6,12 @@
 #include <string_view>
 
 #include "scankit/error.hpp"
+#include "scankit/histogram.hpp"
 #include "scankit/ops.hpp"
 #include "scankit/scan.hpp"
 #include "scankit/types.hpp"
 #ifdef SCANKIT_HAS_CUDA
+#include "scankit/cuda/histogram.hpp"
 #include "scankit/cuda/scan.hpp"
 #endif
 
