@@ -57,6 +57,10 @@ inline constexpr std::int64_t max_histogram_bins = std::int64_t{1} << 24;
 
 namespace detail {
 
+#if !defined(__CUDA_ARCH__)
+__extension__ typedef unsigned __int128 uint128;  // GCC and Clang; __extension__ for -Wpedantic
+#endif
+
 /// The 128-bit product a * b as (hi, lo).
 SCANKIT_HD inline void mul_wide(std::uint64_t a, std::uint64_t b, std::uint64_t& hi,
                                 std::uint64_t& lo) {
@@ -64,7 +68,7 @@ SCANKIT_HD inline void mul_wide(std::uint64_t a, std::uint64_t b, std::uint64_t&
   lo = a * b;
   hi = __umul64hi(a, b);
 #else
-  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  const uint128 p = static_cast<uint128>(a) * b;
   lo = static_cast<std::uint64_t>(p);
   hi = static_cast<std::uint64_t>(p >> 64);
 #endif

@@ -69,7 +69,8 @@ int expected_bin(T x, std::int64_t bins, histogram_level_t<T> lower, histogram_l
     const auto b = static_cast<std::int64_t>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
     return static_cast<int>(std::min<std::int64_t>(b, bins - 1));
   } else {
-    const __int128 v = static_cast<__int128>(x), lo = lower, hi = upper;
+    __extension__ typedef __int128 int128;
+    const int128 v = static_cast<int128>(x), lo = lower, hi = upper;
     if (v < lo || v >= hi) return -1;
     return static_cast<int>((v - lo) * bins / (hi - lo));
   }

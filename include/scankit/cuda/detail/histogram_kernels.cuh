@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(1024)
 
   auto body = [&](const auto& sink) {
     run_state run;
-    int in_round = 0;
+    [[maybe_unused]] int in_round = 0;
     for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       uint4 r[unroll];
 #pragma unroll
