@@ -182,6 +182,28 @@ struct even_bins {
   }
 
   bool fast_path() const { return !is_float && narrow && shift >= 0 && shift < 32; }
+
+  /// The fast path over every value of T ([lower, upper) = [min, max + 1)): no sample is out
+  /// of range, so the comparison goes too.
+  bool full_range() const {
+    if constexpr (is_float || sizeof(T) > 4) {
+      return false;
+    } else {
+      return fast_path() &&
+             lower_u == static_cast<std::uint64_t>(static_cast<std::int64_t>(std::numeric_limits<T>::min())) &&
+             range == (std::uint64_t{1} << (8 * sizeof(T)));
+    }
+  }
+  SCANKIT_HD int full_range_bin(T x) const {
+    return static_cast<int>((static_cast<std::uint32_t>(x) - static_cast<std::uint32_t>(lower_u)) >> shift);
+  }
+};
+
+/// even_bins restricted to full_range(): a subtraction and a shift per sample.
+template <histogram_sample T>
+struct even_bins_full {
+  even_bins<T> e;
+  SCANKIT_HD int operator()(T x) const { return e.full_range_bin(x); }
 };
 
 /// even_bins restricted to its fast path (only built when e.fast_path()): what the CUDA

@@ -40,7 +40,8 @@ std::string histogram_plan::describe() const {
       break;
     case strategy::shared16: s = "16-bit shared counters, flushed at 2^15"; break;
   }
-  if (aggregate) s += ", runs aggregated";
+  if (aggregate == aggregation::runs) s += ", runs aggregated";
+  if (aggregate == aggregation::vectors) s += ", repeated vectors aggregated";
   s += ", " + std::to_string(block_size) + " threads";
   if (shared_bytes) s += ", " + std::to_string(shared_bytes / 1024) + " KiB shared";
   return s;
@@ -52,20 +53,23 @@ histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
   const char* where = "scankit::cuda::histogram";
   scankit::detail::check_bins(num_bins, where);
   const int b = opts.block_size;
-  if (b != 0 && (b < 64 || b > 1024 || (b & (b - 1)) != 0))
+  if (b != 0 && (b < 64 || b > 1024 || b % 64 != 0))
     throw invalid_argument(std::string(where) + ": block size " + std::to_string(b) +
-                           " is not 0 or a power of two in [64, 1024]");
+                           " is not 0 or a multiple of 64 in [64, 1024]");
   using strategy = histogram_plan::strategy;
+  using aggregation = histogram_plan::aggregation;
+  constexpr auto none = aggregation::none, runs = aggregation::runs, vectors = aggregation::vectors;
   histogram_plan p;
-  const auto bytes32 = static_cast<std::size_t>(num_bins) * 4;
+  // Shared counters: the bins and one trash slot for samples that are not counted.
+  const auto bytes32 = static_cast<std::size_t>(num_bins + 1) * 4;
   auto fits = [&](std::size_t bytes) { return bytes <= optin_shared_bytes(); };
   auto shared_block = [&](std::size_t bytes) { return bytes > 32 * 1024 ? 1024 : 512; };
   switch (opts.algorithm) {
     case histogram_algorithm::global_atomic_blocked:
-      p = {strategy::global_blocked, false, 1, 256, 0};
+      p = {strategy::global_blocked, none, 1, 256, 0};
       break;
     case histogram_algorithm::global_atomic_interleaved:
-      p = {strategy::global_strided, false, 1, 256, 0};
+      p = {strategy::global_strided, none, 1, 256, 0};
       break;
     case histogram_algorithm::shared_privatized:
     case histogram_algorithm::shared_aggregated:
@@ -75,21 +79,21 @@ histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
                                std::to_string(num_bins) + " bins need " + std::to_string(bytes32) +
                                " bytes, more than the " + std::to_string(optin_shared_bytes()) +
                                " a block can have on this GPU");
-      p = {strategy::shared32, opts.algorithm == histogram_algorithm::shared_aggregated, 1,
+      p = {strategy::shared32, opts.algorithm == histogram_algorithm::shared_aggregated ? runs : none, 1,
            shared_block(bytes32), bytes32};
       break;
     case histogram_algorithm::adaptive: {
-      const std::size_t bytes16 = static_cast<std::size_t>((num_bins + 1) / 2) * 4;
+      const std::size_t bytes16 = static_cast<std::size_t>((num_bins + 2) / 2) * 4;
       if (static_cast<std::int64_t>(bytes32) * 2 <= per_warp_budget) {
         const int block = b ? b : 512;
-        const int copies = std::min(block / 32, floor_pow2(per_warp_budget / static_cast<std::int64_t>(bytes32)));
-        p = {strategy::shared32, true, copies, block, bytes32 * copies};
+        const int copies = std::min(floor_pow2(block / 32), floor_pow2(per_warp_budget / static_cast<std::int64_t>(bytes32)));
+        p = {strategy::shared32, vectors, copies, block, bytes32 * copies};
       } else if (fits(bytes32)) {
-        p = {strategy::shared32, true, 1, shared_block(bytes32), bytes32};
+        p = {strategy::shared32, vectors, 1, shared_block(bytes32), bytes32};
       } else if (fits(bytes16)) {
-        p = {strategy::shared16, true, 1, 1024, bytes16};
+        p = {strategy::shared16, vectors, 1, 1024, bytes16};
       } else {
-        p = {strategy::global_strided, true, 1, 256, 0};
+        p = {strategy::global_strided, vectors, 1, 256, 0};
       }
       break;
     }
@@ -97,7 +101,7 @@ histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
   if (b) {
     p.block_size = b;
     if (p.kind == strategy::shared32 && p.copies > b / 32) {
-      p.copies = b / 32;
+      p.copies = floor_pow2(b / 32);
       p.shared_bytes = bytes32 * p.copies;
     }
   }

@@ -40,7 +40,9 @@ even_case<T> pick_range(std::int64_t bins, int variant) {
     using L = std::int64_t;
     const L lo = static_cast<L>(std::numeric_limits<T>::min());
     const L hi = static_cast<L>(std::numeric_limits<T>::max());
-    switch (variant % 4) {
+    if constexpr (sizeof(T) <= 4)
+      if (variant % 5 == 4) return {lo, hi + 1};  // every value: the full-range path
+    switch (variant % 5 % 4) {
       case 0: {  // power-of-two width inside the type: the fast path when narrow
         L w = 1;
         while (bins * w * 2 <= std::min<L>(hi - std::max<L>(lo, 0), L{1} << 40)) w *= 2;

@@ -38,14 +38,35 @@ std::vector<std::int64_t> sizes() {
 TYPED_TEST(CpuHistogram, BinsMatchTheDocumentedFormula) {
   using T = TypeParam;
   for (std::int64_t bins : scankit::test::bin_classes())
-    for (int variant = 0; variant < 4; ++variant) {
+    for (int variant = 0; variant < 5; ++variant) {
       const auto c = scankit::test::pick_range<T>(bins, variant);
       const auto e = even_bins<T>::make(bins, c.lower, c.upper);
       const auto v = scankit::test::random_samples<T>(5000, c.lower, c.upper);
-      for (T x : v)
-        ASSERT_EQ(e(x), scankit::test::expected_bin(x, bins, c.lower, c.upper))
-            << "x=" << +x << " bins=" << bins << " [" << c.lower << ", " << c.upper << ")";
+      for (T x : v) {
+        const int want = scankit::test::expected_bin(x, bins, c.lower, c.upper);
+        ASSERT_EQ(e(x), want) << "x=" << +x << " bins=" << bins << " [" << c.lower << ", " << c.upper << ")";
+        // The specialised paths the GPU kernels and the parallel loop compile for.
+        if (e.fast_path()) {
+          ASSERT_EQ(e.narrow_shift_bin(x), want) << "fast path, x=" << +x;
+        }
+        if (e.full_range()) {
+          ASSERT_EQ(e.full_range_bin(x), want) << "full-range path, x=" << +x;
+        }
+      }
     }
+}
+
+TYPED_TEST(CpuHistogram, FastPathsAreTaken) {
+  using T = TypeParam;
+  if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) {
+    const auto c = scankit::test::pick_range<T>(256, 4);
+    EXPECT_TRUE((even_bins<T>::make(256, c.lower, c.upper).full_range()));
+    EXPECT_TRUE((even_bins<T>::make(16, 0, 64).fast_path()));
+    EXPECT_FALSE((even_bins<T>::make(16, 0, 64).full_range()));
+    EXPECT_FALSE((even_bins<T>::make(16, 0, 60).fast_path()));
+  } else {
+    EXPECT_FALSE((even_bins<T>::make(256, 0, 1024).fast_path()));
+  }
 }
 
 TYPED_TEST(CpuHistogram, EdgeValues) {

@@ -83,6 +83,7 @@ struct spec {
   std::string dist = "uniform";
   bool range = false;  // histogram_range over evenly spread edges
   int reps = 10;
+  int block_size = 0;
   std::uint64_t seed = 0;
   std::vector<std::string> algos;    // rows: GPU algorithm names, cpu-serial, cpu-parallel
   std::vector<std::string> compare;  // cub, read, copy
@@ -184,7 +185,7 @@ class runner {
       for (auto a : cuda::all_histogram_algorithms) {
         if (!has(sp_.algos, std::string(cuda::name(a)))) continue;
         hrow r{std::string(cuda::name(a)), "gpu"};
-        const cuda::histogram_options o{a};
+        const cuda::histogram_options o{a, sp_.block_size};
         try {
           r.plan = cuda::plan_histogram(bins, sizeof(T), o).describe();
         } catch (const invalid_argument& ex) {
@@ -316,6 +317,7 @@ spec resolve(const histogram_common_options& o, bool gpu) {
   sp.dist = o.distribution;
   sp.range = o.bins_kind == "range";
   sp.reps = o.reps;
+  sp.block_size = o.block_size;
   sp.seed = pick_seed(o.seed);
   for (const auto& a : split_list(o.algo)) {
     if (a == "all") {
@@ -361,6 +363,7 @@ nlohmann::json meta(const char* command, const system_info& sys, const spec& sp)
           {"params", {{"type", std::string(name(sp.type))}, {"counter", sp.u64 ? "u64" : "u32"},
                       {"bins", sp.bins}, {"bins_kind", sp.range ? "range" : "even"},
                       {"range", range_text(sp)}, {"distribution", sp.dist}, {"reps", sp.reps},
+                      {"block_size", sp.block_size},
                       {"seed", sp.seed}}}};
 }
 

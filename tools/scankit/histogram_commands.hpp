@@ -19,6 +19,7 @@ struct histogram_common_options {
   std::string algo = "all";           // "all" or a comma-separated list of rows
   std::string compare = "cub,read,copy";
   int reps = 10;
+  int block_size = 0;                 // 0: each algorithm's default
   std::optional<std::uint64_t> seed;
 };
 

@@ -53,6 +53,16 @@ void add_common(CLI::App& app, histogram_common_options& o) {
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  app.add_option("--block-size", o.block_size, "Threads per block of scankit's GPU algorithms (0: each one's default; else a multiple of 64 in [64, 1024])")
+      ->check([](const std::string& v) -> std::string {
+        try {
+          const int b = std::stoi(v);
+          if (b == 0 || (b >= 64 && b <= 1024 && b % 64 == 0)) return {};
+        } catch (const std::exception&) {
+        }
+        return "block size must be 0 or a multiple of 64 in [64, 1024]";
+      })
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)");
 }
 

@@ -101,6 +101,7 @@ void zero_unless(bool accumulate, C* counts, std::int64_t num_bins) {
 template <class T, class F>
 void with_even_bins(const even_bins<T>& e, F&& f) {
   if constexpr (!std::is_floating_point_v<T>) {
+    if (e.full_range()) return f(even_bins_full<T>{e});
     if (e.fast_path()) return f(even_bins_fast<T>{e});
   }
   f(e);

@@ -31,9 +31,13 @@ int resident_grid(Kernel kernel, int block, std::size_t smem) {
   const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), dev, block, smem);
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  if (smem > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem)));
+  if (smem > 48 * 1024) {
+    // Opt in to the device's whole per-block limit (not just smem): a later call of the same
+    // kernel with a smaller histogram must not lower the limit an earlier, cached one needs.
+    int optin = 0;
+    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+  }
   int per_sm = 0, sms = 0;
   SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
   SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -57,17 +61,18 @@ void run_plan(const histogram_plan& p, const T* in, std::int64_t n, const Bins& 
     const std::int64_t vectors = m / vec<T> + 1;
     const std::int64_t tile_vectors = static_cast<std::int64_t>(p.block_size) * unroll;
     const auto wanted = static_cast<int>(std::min<std::int64_t>(ceil_div(vectors, tile_vectors), 1 << 30));
+    using aggregation = histogram_plan::aggregation;
     switch (p.kind) {
       case strategy::global_blocked: {
-        auto k = global_kernel<T, C, Bins, true, false>;
+        auto k = global_kernel<T, C, Bins, true, agg::none>;
         const int grid = std::min(resident_grid(k, p.block_size, 0), std::max(wanted, 1));
         k<<<grid, p.block_size, 0, s>>>(chunk, m, bins, counts);
         SCANKIT_LAUNCH_CHECK("histogram global_kernel (blocked)");
         break;
       }
       case strategy::global_strided: {
-        auto k = p.aggregate ? global_kernel<T, C, Bins, false, true>
-                             : global_kernel<T, C, Bins, false, false>;
+        auto k = p.aggregate == aggregation::vectors ? global_kernel<T, C, Bins, false, agg::vectors>
+                                                     : global_kernel<T, C, Bins, false, agg::none>;
         const int grid = std::min(resident_grid(k, p.block_size, 0), std::max(wanted, 1));
         k<<<grid, p.block_size, 0, s>>>(chunk, m, bins, counts);
         SCANKIT_LAUNCH_CHECK("histogram global_kernel");
@@ -75,10 +80,10 @@ void run_plan(const histogram_plan& p, const T* in, std::int64_t n, const Bins& 
       }
       case strategy::shared32:
       case strategy::shared16: {
-        const bool narrow = p.kind == strategy::shared16;
-        auto k = narrow ? shared_kernel<T, C, Bins, true, true>
-                        : p.aggregate ? shared_kernel<T, C, Bins, false, true>
-                                      : shared_kernel<T, C, Bins, false, false>;
+        auto k = p.kind == strategy::shared16        ? shared_kernel<T, C, Bins, true, agg::vectors>
+                 : p.aggregate == aggregation::runs    ? shared_kernel<T, C, Bins, false, agg::runs>
+                 : p.aggregate == aggregation::vectors ? shared_kernel<T, C, Bins, false, agg::vectors>
+                                                       : shared_kernel<T, C, Bins, false, agg::none>;
         const int grid = std::min(resident_grid(k, p.block_size, p.shared_bytes), std::max(wanted, 1));
         const int tiles_per_round =
             std::max(1, shared16_round_samples / (p.block_size * unroll * vec<T>));
@@ -154,6 +159,8 @@ void histogram_even(const T* d_samples, std::int64_t n, C* d_counts, std::int64_
   detail::hist::zero_counts(d_counts, num_bins, opts.accumulate, stream);
   if (n == 0) return;
   if constexpr (!std::is_floating_point_v<T>) {
+    if (e.full_range())
+      return detail::hist::run_plan(p, d_samples, n, even_bins_full<T>{e}, d_counts, e.num_bins, stream);
     if (e.fast_path())
       return detail::hist::run_plan(p, d_samples, n, even_bins_fast<T>{e}, d_counts, e.num_bins, stream);
   }

@@ -55,7 +55,7 @@ inline constexpr histogram_algorithm default_histogram_algorithm = histogram_alg
 
 struct histogram_options {
   histogram_algorithm algorithm = default_histogram_algorithm;
-  /// Threads per block; 0 picks the strategy's default, else a power of two in [64, 1024].
+  /// Threads per block; 0 picks the strategy's default, else a multiple of 64 in [64, 1024].
   int block_size = 0;
   /// Add to counts instead of overwriting them (chunked and multi-GPU histograms compose).
   bool accumulate = false;
@@ -69,7 +69,13 @@ struct histogram_plan {
     shared32,         // `copies` 32-bit sub-histograms per block in shared memory
     shared16,         // one 16-bit histogram per block, counters flushed before they overflow
   } kind = strategy::global_strided;
-  bool aggregate = false;  // runs of equal bins added once
+  enum class aggregation {
+    none,     // one atomic per counted sample
+    runs,     // a thread adds each run of equal bins once (shared-aggregated)
+    vectors,  // a 16-byte vector of one repeated value is added once, and consecutive such
+              // vectors of one bin as one run; mixed vectors per sample (adaptive: costs a
+              // few word comparisons per vector on mixed data)
+  } aggregate = aggregation::none;
   int copies = 1;          // sub-histograms per block (shared32: one per warp or per few warps)
   int block_size = 256;
   std::size_t shared_bytes = 0;

@@ -68,40 +68,82 @@ __device__ void count_head_and_tail(const T* in, std::int64_t n, layout L, const
   }
 }
 
+/// Sample j of a 16-byte vector, taken out of the registers with shifts (j is a constant after
+/// unrolling; copying the vector into an array could put it in local memory).
 template <class T>
-__device__ __forceinline__ void unpack(const uint4& r, T (&x)[vec<T>]) {
-  memcpy(x, &r, 16);
+__device__ __forceinline__ T sample_at(const uint4& r, int j) {
+  const unsigned w[4] = {r.x, r.y, r.z, r.w};
+  if constexpr (sizeof(T) == 1) {
+    return static_cast<T>((w[j >> 2] >> (8 * (j & 3))) & 0xFFu);
+  } else if constexpr (sizeof(T) == 2) {
+    return static_cast<T>((w[j >> 1] >> (16 * (j & 1))) & 0xFFFFu);
+  } else if constexpr (sizeof(T) == 4) {
+    T t;
+    memcpy(&t, &w[j], 4);
+    return t;
+  } else {
+    const unsigned long long v = static_cast<unsigned long long>(w[2 * j]) |
+                                 static_cast<unsigned long long>(w[2 * j + 1]) << 32;
+    T t;
+    memcpy(&t, &v, 8);
+    return t;
+  }
+}
+
+/// Whether the 16 bytes hold one sample value repeated (then they share one bin): a few
+/// word comparisons instead of a comparison per sample.
+template <class T>
+__device__ __forceinline__ bool all_equal(const uint4& r) {
+  if constexpr (sizeof(T) == 8) {
+    return r.x == r.z && r.y == r.w;
+  } else {
+    bool same = r.x == r.y && r.y == r.z && r.z == r.w;
+    if constexpr (sizeof(T) == 1) same = same && r.x == __byte_perm(r.x, 0, 0x0000);
+    if constexpr (sizeof(T) == 2) same = same && r.x == __byte_perm(r.x, 0, 0x1010);
+    return same;
+  }
 }
 
 // ---- sinks: where a bin's count goes ----------------------------------------------------
 
+// Every sink takes b = -1 for "not counted". The shared sinks send it to a spare counter after
+// the last bin (the "trash" slot, never merged): min((unsigned)b, trash) is one instruction and
+// keeps the per-sample code free of branches.
+
 template <class C>
 struct global_sink {
   C* counts;
-  __device__ __forceinline__ void operator()(int b, unsigned k) const { global_add(counts + b, k); }
+  __device__ __forceinline__ void operator()(int b, unsigned k) const {
+    if (b >= 0) global_add(counts + b, k);
+  }
 };
 
 struct shared32_sink {
-  unsigned* h;  // this warp's sub-histogram
-  __device__ __forceinline__ void operator()(int b, unsigned k) const { atomicAdd(h + b, k); }
+  unsigned* h;     // this warp's sub-histogram: num_bins counters and the trash slot
+  unsigned trash;  // = num_bins
+  __device__ __forceinline__ void operator()(int b, unsigned k) const {
+    atomicAdd(h + min(static_cast<unsigned>(b), trash), k);
+  }
 };
 
-/// Two 16-bit counters per 32-bit word. The add that takes a counter from below 2^15 to 2^15
-/// or more (exactly one add per crossing: atomics return distinct old values) moves 2^15 of
-/// it to the global counter. Between two flush points a block adds at most 2^15 to a
-/// counter that held at most 2^15 - 1, so no counter exceeds 2^16 - 1 or carries into its
-/// neighbour, and at most one crossing per counter happens.
+/// Two 16-bit counters per 32-bit word (the trash slot included). The add that takes a counter
+/// from below 2^15 to 2^15 or more (exactly one add per crossing: atomics return distinct old
+/// values) moves 2^15 of it to the global counter. Between two flush points a block adds at
+/// most 2^15 to a counter that held at most 2^15 - 1, so no counter exceeds 2^16 - 1 or carries
+/// into its neighbour, and at most one crossing per counter happens.
 template <class C>
 struct shared16_sink {
   unsigned* words;
   C* counts;
+  unsigned trash;  // = num_bins
   __device__ __forceinline__ void operator()(int b, unsigned k) const {
-    const unsigned shift = (b & 1) * 16u;
-    unsigned* w = words + (b >> 1);
+    const unsigned bin = min(static_cast<unsigned>(b), trash);
+    const unsigned shift = (bin & 1u) * 16u;
+    unsigned* w = words + (bin >> 1);
     const unsigned old = (atomicAdd(w, k << shift) >> shift) & 0xFFFFu;
     if (old < 0x8000u && old + k >= 0x8000u) {
       atomicSub(w, 0x8000u << shift);
-      global_add(counts + b, 0x8000u);
+      if (bin < trash) global_add(counts + bin, 0x8000u);
     }
   }
 };
@@ -112,42 +154,51 @@ struct run_state {
   unsigned count = 0;
 };
 
-template <bool Aggregate, class Sink>
-__device__ __forceinline__ void feed(run_state& run, int b, const Sink& sink) {
-  if constexpr (!Aggregate) {
-    if (b >= 0) sink(b, 1u);
+/// How a thread aggregates before it adds: not at all (one add per sample), runs of equal
+/// bins across its samples (one add per run), or whole vectors of one repeated value (one add
+/// per such vector, carried as a run across vectors; mixed vectors add per sample).
+enum class agg { none, runs, vectors };
+
+template <class Sink>
+__device__ __forceinline__ void extend_run(run_state& run, int b, unsigned k, const Sink& sink) {
+  if (b != run.bin) {
+    sink(run.bin, run.count);  // (run.bin is -1 with count 0 at first: a no-op add)
+    run.bin = b;
+    run.count = k;
   } else {
-    if (b != run.bin) {
-      if (run.bin >= 0) sink(run.bin, run.count);
-      run.bin = b;
-      run.count = 1;
-    } else {
-      ++run.count;
-    }
+    run.count += k;
   }
 }
 
 template <class Sink>
 __device__ __forceinline__ void flush(run_state& run, const Sink& sink) {
-  if (run.bin >= 0 && run.count > 0) sink(run.bin, run.count);
+  if (run.count > 0) sink(run.bin, run.count);
   run.bin = -1;
   run.count = 0;
 }
 
-template <bool Aggregate, class T, class Bins, class Sink>
+template <agg A, class T, class Bins, class Sink>
 __device__ __forceinline__ void count_vector(const uint4& r, const Bins& bins, run_state& run,
                                              const Sink& sink) {
-  T x[vec<T>];
-  unpack(r, x);
+  if constexpr (A == agg::vectors) {
+    if (all_equal<T>(r)) {
+      extend_run(run, bins(sample_at<T>(r, 0)), static_cast<unsigned>(vec<T>), sink);
+      return;
+    }
+  }
 #pragma unroll
-  for (int j = 0; j < vec<T>; ++j) feed<Aggregate>(run, bins(x[j]), sink);
+  for (int j = 0; j < vec<T>; ++j) {
+    const int b = bins(sample_at<T>(r, j));
+    if constexpr (A == agg::runs) extend_run(run, b, 1u, sink);
+    else sink(b, 1u);
+  }
 }
 
 // ---- kernels ------------------------------------------------------------------------------
 
 /// Global atomics. Blocked: thread g counts vectors [g * per, (g + 1) * per) (uncoalesced on
 /// purpose: the textbook first attempt). Otherwise grid-stride, `unroll` vectors in flight.
-template <class T, class C, class Bins, bool Blocked, bool Aggregate>
+template <class T, class C, class Bins, bool Blocked, agg A>
 __global__ void global_kernel(const T* in, std::int64_t n, Bins bins, C* counts) {
   const layout L = split(in, n);
   count_head_and_tail(in, n, L, bins, counts);
@@ -160,7 +211,7 @@ __global__ void global_kernel(const T* in, std::int64_t n, Bins bins, C* counts)
     const std::int64_t per = ceil_div(L.vectors, threads);
     const std::int64_t begin = g * per;
     const std::int64_t end = begin + per < L.vectors ? begin + per : L.vectors;
-    for (std::int64_t i = begin; i < end; ++i) count_vector<Aggregate, T>(__ldg(v + i), bins, run, sink);
+    for (std::int64_t i = begin; i < end; ++i) count_vector<A, T>(__ldg(v + i), bins, run, sink);
   } else {
     for (std::int64_t base = g; base < L.vectors; base += threads * unroll) {
       uint4 r[unroll];
@@ -171,7 +222,7 @@ __global__ void global_kernel(const T* in, std::int64_t n, Bins bins, C* counts)
       }
 #pragma unroll
       for (int u = 0; u < unroll; ++u)
-        if (base + u * threads < L.vectors) count_vector<Aggregate, T>(r[u], bins, run, sink);
+        if (base + u * threads < L.vectors) count_vector<A, T>(r[u], bins, run, sink);
     }
   }
   flush(run, sink);
@@ -183,12 +234,13 @@ __global__ void global_kernel(const T* in, std::int64_t n, Bins bins, C* counts)
 ///   Wide16 == false: `copies` 32-bit sub-histograms, warp w uses copy w % copies.
 ///   Wide16 == true:  one 16-bit histogram (two counters per word) with a flush point (a
 ///                    barrier, runs flushed first) every `tiles_per_round` tiles.
-template <class T, class C, class Bins, bool Narrow16, bool Aggregate>
+template <class T, class C, class Bins, bool Narrow16, agg A>
 __global__ void __launch_bounds__(1024)
     shared_kernel(const T* in, std::int64_t n, Bins bins, C* counts, int num_bins, int copies,
                   int tiles_per_round) {
   extern __shared__ unsigned smem[];
-  const int words = Narrow16 ? (num_bins + 1) / 2 : num_bins * copies;
+  const int slots = num_bins + 1;  // the bins and the trash slot
+  const int words = Narrow16 ? (slots + 1) / 2 : slots * copies;
   for (int i = threadIdx.x; i < words; i += blockDim.x) smem[i] = 0;
   __syncthreads();
 
@@ -211,7 +263,7 @@ __global__ void __launch_bounds__(1024)
 #pragma unroll
       for (int u = 0; u < unroll; ++u)
         if (t * tile + u * blockDim.x + threadIdx.x < L.vectors)
-          count_vector<Aggregate, T>(r[u], bins, run, sink);
+          count_vector<A, T>(r[u], bins, run, sink);
       if constexpr (Narrow16) {
         if (++in_round == tiles_per_round) {  // a flush point
           flush(run, sink);
@@ -222,8 +274,9 @@ __global__ void __launch_bounds__(1024)
     }
     flush(run, sink);
   };
-  if constexpr (Narrow16) body(shared16_sink<C>{smem, counts});
-  else body(shared32_sink{smem + (threadIdx.x / 32 % copies) * num_bins});
+  const auto trash = static_cast<unsigned>(num_bins);
+  if constexpr (Narrow16) body(shared16_sink<C>{smem, counts, trash});
+  else body(shared32_sink{smem + (threadIdx.x / 32 % copies) * slots, trash});
   __syncthreads();
 
   for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
@@ -231,7 +284,7 @@ __global__ void __launch_bounds__(1024)
     if constexpr (Narrow16) {
       total = (smem[b >> 1] >> ((b & 1) * 16)) & 0xFFFFu;
     } else {
-      for (int c = 0; c < copies; ++c) total += smem[c * num_bins + b];
+      for (int c = 0; c < copies; ++c) total += smem[c * slots + b];
     }
     if (total) global_add(counts + b, total);
   }
