@@ -194,17 +194,37 @@ struct even_bins {
              range == (std::uint64_t{1} << (8 * sizeof(T)));
     }
   }
+  /// full_range() with one bin per value of an unsigned type: bin = x.
+  bool identity() const { return full_range() && shift == 0 && lower_u == 0; }
+
   SCANKIT_HD int full_range_bin(T x) const {
     return static_cast<int>((static_cast<std::uint32_t>(x) - static_cast<std::uint32_t>(lower_u)) >> shift);
   }
 };
 
-/// even_bins restricted to full_range(): a subtraction and a shift per sample.
+/// even_bins restricted to full_range(): a subtraction and a shift per sample; every sample is
+/// counted (always_counted: the kernels drop their "not counted" handling).
 template <histogram_sample T>
 struct even_bins_full {
+  static constexpr bool always_counted = true;
   even_bins<T> e;
   SCANKIT_HD int operator()(T x) const { return e.full_range_bin(x); }
 };
+
+/// even_bins restricted to identity(): the bin is the sample (uint8 in 256 bins, uint16 in
+/// 65,536 bins over every value).
+template <histogram_sample T>
+struct even_bins_identity {
+  static constexpr bool always_counted = true;
+  SCANKIT_HD int operator()(T x) const { return static_cast<int>(x); }
+};
+
+/// Whether a bins functor can return -1 ("not counted").
+template <class Bins>
+constexpr bool may_skip() {
+  if constexpr (requires { Bins::always_counted; }) return !Bins::always_counted;
+  else return true;
+}
 
 /// even_bins restricted to its fast path (only built when e.fast_path()): what the CUDA
 /// kernels and the parallel CPU loop instantiate for the common power-of-two case.

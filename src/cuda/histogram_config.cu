@@ -23,9 +23,12 @@ int floor_pow2(std::int64_t x) {
   return p;
 }
 
-// Per-warp sub-histograms while they take at most this much shared memory per block: four
-// blocks of 512 threads then still fit on an SM with room to spare.
-constexpr std::int64_t per_warp_budget = 32 * 1024;
+// Sub-histograms shared by a few warps while they take at most this much shared memory per
+// block (4 copies of 256 bins). Measured on the H100 (2026-11-21, 1 GiB of uint8, 256 bins):
+// one copy per warp (16 copies, 16 KiB) was 2% faster than one per block on uniform bytes but
+// 6% slower on the normal-like input; the smaller footprint leaves more of the SM's combined
+// L1/shared memory to the loads.
+constexpr std::int64_t per_warp_budget = 8 * 1024;
 
 }  // namespace
 

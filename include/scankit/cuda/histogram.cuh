@@ -159,6 +159,10 @@ void histogram_even(const T* d_samples, std::int64_t n, C* d_counts, std::int64_
   detail::hist::zero_counts(d_counts, num_bins, opts.accumulate, stream);
   if (n == 0) return;
   if constexpr (!std::is_floating_point_v<T>) {
+    if constexpr (sizeof(T) <= 2) {
+      if (e.identity())
+        return detail::hist::run_plan(p, d_samples, n, even_bins_identity<T>{}, d_counts, e.num_bins, stream);
+    }
     if (e.full_range())
       return detail::hist::run_plan(p, d_samples, n, even_bins_full<T>{e}, d_counts, e.num_bins, stream);
     if (e.fast_path())

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "scankit/cuda/detail/common.cuh"
+#include "scankit/histogram_bins.hpp"
 
 namespace scankit::cuda::detail::hist {
 
@@ -118,11 +119,14 @@ struct global_sink {
   }
 };
 
+template <bool MaySkip>
 struct shared32_sink {
   unsigned* h;     // this warp's sub-histogram: num_bins counters and the trash slot
   unsigned trash;  // = num_bins
   __device__ __forceinline__ void operator()(int b, unsigned k) const {
-    atomicAdd(h + min(static_cast<unsigned>(b), trash), k);
+    const auto ub = static_cast<unsigned>(b);
+    if constexpr (MaySkip) atomicAdd(h + (ub < trash ? ub : trash), k);
+    else atomicAdd(h + ub, k);
   }
 };
 
@@ -131,13 +135,14 @@ struct shared32_sink {
 /// values) moves 2^15 of it to the global counter. Between two flush points a block adds at
 /// most 2^15 to a counter that held at most 2^15 - 1, so no counter exceeds 2^16 - 1 or carries
 /// into its neighbour, and at most one crossing per counter happens.
-template <class C>
+template <class C, bool MaySkip>
 struct shared16_sink {
   unsigned* words;
   C* counts;
   unsigned trash;  // = num_bins
   __device__ __forceinline__ void operator()(int b, unsigned k) const {
-    const unsigned bin = min(static_cast<unsigned>(b), trash);
+    const auto ub = static_cast<unsigned>(b);
+    const unsigned bin = !MaySkip || ub < trash ? ub : trash;
     const unsigned shift = (bin & 1u) * 16u;
     unsigned* w = words + (bin >> 1);
     const unsigned old = (atomicAdd(w, k << shift) >> shift) & 0xFFFFu;
@@ -275,8 +280,9 @@ __global__ void __launch_bounds__(1024)
     flush(run, sink);
   };
   const auto trash = static_cast<unsigned>(num_bins);
-  if constexpr (Narrow16) body(shared16_sink<C>{smem, counts, trash});
-  else body(shared32_sink{smem + (threadIdx.x / 32 % copies) * slots, trash});
+  constexpr bool may_skip_ = scankit::may_skip<Bins>();
+  if constexpr (Narrow16) body(shared16_sink<C, may_skip_>{smem, counts, trash});
+  else body(shared32_sink<may_skip_>{smem + (threadIdx.x / 32 % copies) * slots, trash});
   __syncthreads();
 
   for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
