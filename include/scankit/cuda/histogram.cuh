@@ -189,8 +189,8 @@ void histogram_even(std::span<const T> samples, std::span<C> counts, histogram_l
                     histogram_level_t<T> upper, const histogram_options& opts) {
   const char* where = "scankit::cuda::histogram_even";
   even_bins<T>::make(static_cast<std::int64_t>(counts.size()), lower, upper, where);  // checks first
-  plan_histogram(static_cast<std::int64_t>(counts.size()), sizeof(T), opts);
   detail::hist::require_device(where);
+  plan_histogram(static_cast<std::int64_t>(counts.size()), sizeof(T), opts);  // needs the device
   detail::hist::via_device(samples, counts, opts.accumulate, [&](const T* in, std::int64_t n, C* c) {
     histogram_options o = opts;
     o.accumulate = opts.accumulate;
@@ -205,8 +205,8 @@ void histogram_range(std::span<const T> samples, std::span<C> counts,
   range_bins<T>::make(edges.data(), static_cast<std::int64_t>(edges.size()), true, where);
   if (counts.size() + 1 != edges.size())
     throw invalid_argument(std::string(where) + ": counts must have edges.size() - 1 entries");
-  plan_histogram(static_cast<std::int64_t>(counts.size()), sizeof(T), opts);
   detail::hist::require_device(where);
+  plan_histogram(static_cast<std::int64_t>(counts.size()), sizeof(T), opts);  // needs the device
   detail::hist::device_array d_edges(edges.size_bytes());
   SCANKIT_CUDA_CHECK(cudaMemcpy(d_edges.p, edges.data(), edges.size_bytes(), cudaMemcpyHostToDevice));
   detail::hist::via_device(samples, counts, opts.accumulate, [&](const T* in, std::int64_t n, C* c) {
