@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "scankit/cpu/scan.hpp"  // detail::fenced_region
 #include "scankit/error.hpp"
 #include "scankit/histogram_bins.hpp"
 
@@ -76,19 +77,29 @@ void count_parallel(const T* samples, std::int64_t n, C* counts, int num_bins, c
   // Chunks of at least 64 Ki samples and at least 16 bins' worth, so that zeroing and merging
   // a private histogram stays small next to the counting.
   const std::int64_t grain = std::max<std::int64_t>(std::int64_t{1} << 16, 16 * std::int64_t{num_bins});
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, grain),
-                    [&](const tbb::blocked_range<std::int64_t>& r) {
-                      auto& local = locals.local();
-                      count_local(samples + r.begin(), r.end() - r.begin(), local.data(),
-                                  num_bins, copies, bins);
-                    });
-  tbb::parallel_for(tbb::blocked_range<int>(0, num_bins, 1024), [&](const tbb::blocked_range<int>& r) {
+  auto count = [&](const tbb::blocked_range<std::int64_t>& r) {
+    auto& local = locals.local();
+    count_local(samples + r.begin(), r.end() - r.begin(), local.data(), num_bins, copies, bins);
+  };
+  auto merge = [&](const tbb::blocked_range<int>& r) {
     for (const auto& local : locals)
       for (int c = 0; c < copies; ++c) {
         const std::uint64_t* l = local.data() + static_cast<std::size_t>(c) * num_bins;
         for (int b = r.begin(); b < r.end(); ++b) counts[b] = static_cast<C>(counts[b] + l[b]);
       }
-  });
+  };
+  // Through scan.hpp's fenced regions: the private histograms are made in worker threads and
+  // read in others, ordered by TBB's joins, which a race detector cannot see in an
+  // uninstrumented libtbb; the fence restates that order with release/acquire operations.
+  fenced_region<decltype(count), decltype(merge)> region(count, merge);
+  {
+    typename fenced_region<decltype(count), decltype(merge)>::scope open(region);
+    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, grain), region.template get_body<0>());
+  }
+  {
+    typename fenced_region<decltype(count), decltype(merge)>::scope open(region);
+    tbb::parallel_for(tbb::blocked_range<int>(0, num_bins, 1024), region.template get_body<1>());
+  }
 }
 
 template <class T, class C>
