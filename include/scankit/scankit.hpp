@@ -6,11 +6,13 @@
 #include <string_view>
 
 #include "scankit/error.hpp"
+#include "scankit/histogram.hpp"
 #include "scankit/ops.hpp"
 #include "scankit/scan.hpp"
 #include "scankit/types.hpp"
 #include "scankit/compact.hpp"
 #ifdef SCANKIT_HAS_CUDA
+#include "scankit/cuda/histogram.hpp"
 #include "scankit/cuda/scan.hpp"
 #include "scankit/cuda/compact.hpp"
 #endif

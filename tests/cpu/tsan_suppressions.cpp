@@ -26,6 +26,7 @@ extern "C" __attribute__((visibility("default"))) const char* __tsan_default_sup
          "race:tbb::detail::d1::node::node\n"
          "race:tbb::detail::d1::tree_node\n"
          "race:tbb::detail::d1::wait_context\n"
+         "race:tbb::detail::d1::task_group_context\n"
          "race:mark_task_stolen\n"
          "race:check_being_stolen\n"
          "race:is_peer_stolen\n"

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
     p->add_bench(*bench, action);
     p->add_sweep(*sweep, action);
     p->add_verify(*verify, action);
+    p->add_commands(app, action);
   }
   auto* devices = app.add_subcommand("devices", "The GPUs (with a measured copy bandwidth) and the CPU");
   devices->callback([&action] { action = [] { return run_devices_command(); }; });

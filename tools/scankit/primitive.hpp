@@ -29,6 +29,11 @@ class primitive {
   virtual void add_bench(CLI::App& bench, action_fn& action) = 0;
   virtual void add_sweep(CLI::App& sweep, action_fn& action) = 0;
   virtual void add_verify(CLI::App& verify, action_fn& action) = 0;
+  /// Top-level commands of the primitive's own (`scankit histogram FILE`); none by default.
+  virtual void add_commands(CLI::App& app, action_fn& action) {
+    (void)app;
+    (void)action;
+  }
 };
 
 /// Every primitive, in the order the help lists them. The first is the default one that
@@ -37,5 +42,6 @@ std::vector<std::unique_ptr<primitive>> make_primitives();
 
 std::unique_ptr<primitive> make_scan_primitive();
 std::unique_ptr<primitive> make_compact_primitive();
+std::unique_ptr<primitive> make_histogram_primitive();
 
 }  // namespace scankit::tools

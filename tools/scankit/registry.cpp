@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<primitive>> make_primitives() {
   std::vector<std::unique_ptr<primitive>> all;
   all.push_back(make_scan_primitive());
   all.push_back(make_compact_primitive());
+  all.push_back(make_histogram_primitive());
   return all;
 }
 

@@ -253,7 +253,7 @@ int spawn_and_wait(std::vector<std::string> args, bool quiet) {
 
 }  // namespace
 
-int run_plot_script(const std::string& json_path) {
+int run_python_script(const std::string& script, const std::vector<std::string>& args) {
   // The first interpreter that can import matplotlib: $SCANKIT_PYTHON, the one found when
   // scankit was configured, python3 on the PATH.
   std::vector<std::string> candidates;
@@ -267,10 +267,20 @@ int run_plot_script(const std::string& json_path) {
       break;
     }
   }
-  const std::string script = plot_script_path();
-  const int status = spawn_and_wait({python, script, json_path}, false);
+  std::vector<std::string> argv{python, script};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const int status = spawn_and_wait(argv, false);
   if (status < 0) throw error("cannot start " + python + " to run " + script);
   return status;
+}
+
+int run_plot_script(const std::string& json_path) {
+  return run_python_script(plot_script_path(), {json_path});
+}
+
+std::string tool_script_path(const std::string& name) {
+  if (const char* env = std::getenv("SCANKIT_TOOLS_DIR"); env && *env) return std::string(env) + "/" + name;
+  return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/" + name;
 }
 
 std::string version_line() {

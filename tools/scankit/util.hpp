@@ -64,6 +64,14 @@ int run_plot_script(const std::string& json_path);
 /// Path of tools/plot_sweep.py in the source tree scankit was built from.
 std::string plot_script_path();
 
+/// Path of tools/<name> in the source tree scankit was built from ($SCANKIT_TOOLS_DIR/<name>
+/// when that is set, for a binary run away from its source tree).
+std::string tool_script_path(const std::string& name);
+
+/// Runs `python script args...` with the interpreter run_plot_script picks. Returns the exit
+/// status; throws scankit::error when no interpreter can be started.
+int run_python_script(const std::string& script, const std::vector<std::string>& args);
+
 /// The git-free description of this build: version, compiler, build type, CUDA versions.
 std::string version_line();
 

@@ -1,0 +1,41 @@
+// What the histograms are compared with: CUB's DeviceHistogram (HistogramEven and
+// HistogramRange) and a kernel that only reads the samples once (the bandwidth floor of any
+// histogram). Instantiated by nvcc in histogram_baselines_*.cu; callable from plain C++.
+// CUDA builds only.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "scankit/histogram_bins.hpp"
+
+namespace scankit::tools {
+
+/// Bytes of temporary storage cub_histogram_even / cub_histogram_range need.
+template <class T, class C>
+std::size_t cub_histogram_even_temp_bytes(std::int64_t n, std::int64_t bins,
+                                          histogram_level_t<T> lower, histogram_level_t<T> upper);
+template <class T, class C>
+std::size_t cub_histogram_range_temp_bytes(std::int64_t n, std::int64_t num_edges);
+
+/// cub::DeviceHistogram::HistogramEven with bins + 1 levels from lower to upper. The levels
+/// are passed to CUB as int (uint8, uint16, int32), unsigned (uint32), long long (int64) or
+/// the sample type (float, double) when they fit, else as long long. Stream-ordered.
+template <class T, class C>
+void cub_histogram_even(const T* d_samples, std::int64_t n, C* d_counts, std::int64_t bins,
+                        histogram_level_t<T> lower, histogram_level_t<T> upper, void* d_temp,
+                        std::size_t temp_bytes, cudaStream_t stream);
+
+/// cub::DeviceHistogram::HistogramRange over num_edges device-resident edges.
+template <class T, class C>
+void cub_histogram_range(const T* d_samples, std::int64_t n, C* d_counts,
+                         const histogram_level_t<T>* d_edges, std::int64_t num_edges, void* d_temp,
+                         std::size_t temp_bytes, cudaStream_t stream);
+
+/// Reads `bytes` bytes (16-byte vectors, grid-stride) and does nothing with them: the time to
+/// read the samples once. d_sink: one unsigned of device memory the kernel may write.
+void read_once(const void* d, std::size_t bytes, unsigned* d_sink, cudaStream_t stream);
+
+}  // namespace scankit::tools
