@@ -8,9 +8,11 @@
 #include "scankit/error.hpp"
 #include "scankit/ops.hpp"
 #include "scankit/scan.hpp"
+#include "scankit/sort.hpp"
 #include "scankit/types.hpp"
 #ifdef SCANKIT_HAS_CUDA
 #include "scankit/cuda/scan.hpp"
+#include "scankit/cuda/sort.hpp"
 #endif
 
 #define SCANKIT_VERSION_STRING "0.1.0"

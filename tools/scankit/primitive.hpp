@@ -36,5 +36,6 @@ class primitive {
 std::vector<std::unique_ptr<primitive>> make_primitives();
 
 std::unique_ptr<primitive> make_scan_primitive();
+std::unique_ptr<primitive> make_sort_primitive();
 
 }  // namespace scankit::tools

@@ -7,6 +7,7 @@ namespace scankit::tools {
 std::vector<std::unique_ptr<primitive>> make_primitives() {
   std::vector<std::unique_ptr<primitive>> all;
   all.push_back(make_scan_primitive());
+  all.push_back(make_sort_primitive());
   return all;
 }
 
