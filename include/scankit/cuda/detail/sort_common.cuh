@@ -110,15 +110,32 @@ __global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int6
 #pragma unroll
   for (int p = 0; p < max_passes; ++p)
     if (p < passes) dig[p] = make_digit<Kind, U>(opts, begin, end, p);
-  const std::int64_t per_block = ceil_div(n, gridDim.x);
-  const std::int64_t b = per_block * blockIdx.x;
-  const std::int64_t e = b + per_block < n ? b + per_block : n;
-  for (std::int64_t i = b + threadIdx.x; i < e; i += blockDim.x) {
-    const U k = keys[i];
+  auto count = [&](U k) {
 #pragma unroll
     for (int p = 0; p < max_passes; ++p)
       if (p < passes) atomicAdd(&counts[p][dig[p](k)], 1u);
+  };
+  // Each block counts one contiguous slice, a multiple of a 16-byte vector long, read two
+  // vectors per thread and step (enough loads in flight to keep DRAM busy).
+  constexpr int per_vec = 16 / sizeof(U);
+  const std::int64_t per_block = ceil_div(ceil_div(n, gridDim.x), 2 * per_vec) * 2 * per_vec;
+  const std::int64_t b = per_block * blockIdx.x;
+  const std::int64_t e = b + per_block < n ? b + per_block : n;
+  std::int64_t tail = b;
+  if (reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && e > b) {
+    const std::int64_t vec_end = b + (e - b) / (2 * per_vec) * (2 * per_vec);
+    for (std::int64_t v = b + threadIdx.x * 2 * per_vec; v < vec_end; v += blockDim.x * 2 * per_vec) {
+      const uint4 q0 = *reinterpret_cast<const uint4*>(keys + v);
+      const uint4 q1 = *reinterpret_cast<const uint4*>(keys + v + per_vec);
+      U k[2 * per_vec];
+      memcpy(k, &q0, 16);
+      memcpy(k + per_vec, &q1, 16);
+#pragma unroll
+      for (int x = 0; x < 2 * per_vec; ++x) count(k[x]);
+    }
+    tail = vec_end;
   }
+  for (std::int64_t i = tail + threadIdx.x; i < e; i += blockDim.x) count(keys[i]);
   __syncthreads();
   for (int i = threadIdx.x; i < passes * radix; i += blockDim.x) {
     const unsigned c = (&counts[0][0])[i];
@@ -154,10 +171,10 @@ __global__ void __launch_bounds__(256) plan_kernel(unsigned long long* hist, std
 /// Block-wide stable ranking of a tile by one digit. The tile is held warp-striped: item j of
 /// lane l of warp w is the tile's element w*32*Items + j*32 + l, so processing each warp's
 /// items in j order, lanes in order, and warps in order is the input order (stability).
-///   1. Per warp, per item: the lanes holding the same digit find each other with 8 ballots
-///      (one per digit bit); the lowest of them adds the group's size to the warp's private
-///      shared-memory counter of that digit; each lane's rank in the warp is the counter's
-///      old value plus the number of equal-digit lanes below it.
+///   1. Per warp, per item: the lanes holding the same digit find each other (match.any);
+///      the lowest of them adds the group's size to the warp's private shared-memory counter
+///      of that digit and hands the old value to the group (a shuffle); each lane's rank in
+///      the warp is that value plus the number of equal-digit lanes below it.
 ///   2. Thread d (one per digit) turns the warps' counters into warp offsets (exclusive over
 ///      warps) and the tile's count of digit d; a block scan over digits gives each digit's
 ///      start in the tile.
@@ -184,19 +201,14 @@ struct block_rank {
     const unsigned below = lanemask_lt();
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      unsigned peers = __ballot_sync(0xffffffffu, valid[j]);
-#pragma unroll
-      for (int b = 0; b < digit_bits; ++b) {
-        const bool bit = (digit[j] >> b) & 1u;
-        const unsigned vote = __ballot_sync(0xffffffffu, bit);
-        peers &= bit ? vote : ~vote;
-      }
+      // Invalid lanes (past the end of the input) get a value no digit has, so they match
+      // nobody and count nowhere.
+      const unsigned peers = __match_any_sync(0xffffffffu, valid[j] ? digit[j] : 0x100u + lane);
       const unsigned before = __popc(peers & below);
+      const int leader = __ffs(peers) - 1;
       unsigned base = 0;
-      if (valid[j]) base = hist[digit[j]];
-      __syncwarp();
-      if (valid[j] && before == 0) hist[digit[j]] = base + __popc(peers);
-      __syncwarp();
+      if (valid[j] && before == 0) base = atomicAdd(&hist[digit[j]], static_cast<unsigned>(__popc(peers)));
+      base = __shfl_sync(0xffffffffu, base, leader);
       rank[j] = base + before;
     }
     __syncthreads();

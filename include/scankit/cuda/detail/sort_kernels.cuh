@@ -125,7 +125,7 @@ __device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
 ///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
 template <key_kind Kind, class U, class V, int Items>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 4)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
