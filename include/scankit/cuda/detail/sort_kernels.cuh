@@ -125,7 +125,7 @@ __device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
 ///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
 template <key_kind Kind, class U, class V, int Items>
-__global__ void __launch_bounds__(256, 4)
+__global__ void __launch_bounds__(256)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
@@ -166,8 +166,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
       store_relaxed_u32(word, status_aggregate | count);
       for (std::int64_t t = tile - 1;; --t) {
         unsigned v;
-        while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) {
-        }
+        while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) __nanosleep(32);
         exclusive += v & count_mask;
         if ((v & ~count_mask) == status_prefix) break;
       }
