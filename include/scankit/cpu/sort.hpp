@@ -42,6 +42,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include "scankit/cpu/scan.hpp"  // fenced_region
 #include "scankit/error.hpp"
 #include "scankit/sort_traits.hpp"
 
@@ -108,10 +109,14 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
       f(std::int64_t{0});
       return;
     }
-    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1),
-                      [&](const tbb::blocked_range<std::int64_t>& r) {
-                        for (std::int64_t c = r.begin(); c != r.end(); ++c) f(c);
-                      },
+    // Through scan.hpp's fenced_region: the hand-off of the chunk bodies to TBB's workers is
+    // restated with release/acquire operations that a race detector can see.
+    auto body = [&f](const tbb::blocked_range<std::int64_t>& r) {
+      for (std::int64_t c = r.begin(); c != r.end(); ++c) f(c);
+    };
+    fenced_region<decltype(body)> region(body);
+    typename fenced_region<decltype(body)>::scope open(region);
+    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), region.template get_body<0>(),
                       tbb::simple_partitioner());
   };
 
