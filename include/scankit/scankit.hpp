@@ -9,12 +9,14 @@
 #include "scankit/histogram.hpp"
 #include "scankit/ops.hpp"
 #include "scankit/scan.hpp"
+#include "scankit/sort.hpp"
 #include "scankit/types.hpp"
 #include "scankit/compact.hpp"
 #ifdef SCANKIT_HAS_CUDA
 #include "scankit/cuda/histogram.hpp"
 #include "scankit/cuda/scan.hpp"
 #include "scankit/cuda/compact.hpp"
+#include "scankit/cuda/sort.hpp"
 #endif
 
 #define SCANKIT_VERSION_STRING "0.1.0"

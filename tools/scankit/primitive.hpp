@@ -43,5 +43,6 @@ std::vector<std::unique_ptr<primitive>> make_primitives();
 std::unique_ptr<primitive> make_scan_primitive();
 std::unique_ptr<primitive> make_compact_primitive();
 std::unique_ptr<primitive> make_histogram_primitive();
+std::unique_ptr<primitive> make_sort_primitive();
 
 }  // namespace scankit::tools

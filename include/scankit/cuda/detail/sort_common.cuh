@@ -1,0 +1,257 @@
+// Building blocks of the CUDA radix sorts: key digits, value blobs, the plan that skips
+// constant digits on the device, the all-digits histogram, and the block-wide stable ranking
+// of a tile of keys by one 8-bit digit (warp multisplit with ballots).
+#pragma once
+
+#include <cstdint>
+
+#include "scankit/cuda/detail/common.cuh"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::cuda::detail::radix {
+
+inline constexpr int digit_bits = 8;
+inline constexpr int radix = 1 << digit_bits;
+inline constexpr int max_passes = 8;  // 64-bit keys
+
+/// Values move as opaque blobs of 4, 8 or 16 bytes (16: two 8-byte words, so any
+/// 8-byte-aligned 16-byte type works).
+struct no_value {};
+struct alignas(8) blob16 {
+  std::uint64_t lo, hi;
+};
+template <std::size_t Bytes>
+struct blob_of;
+template <> struct blob_of<4> { using type = std::uint32_t; };
+template <> struct blob_of<8> { using type = std::uint64_t; };
+template <> struct blob_of<16> { using type = blob16; };
+
+template <class V>
+inline constexpr bool has_values = !std::is_same_v<V, no_value>;
+
+/// The digit of one pass: bits [shift, shift + width) of the ordered, possibly complemented,
+/// key bits.
+template <key_kind Kind, class U>
+struct digit_of {
+  U flip;  // all ones for a descending sort
+  int shift;
+  unsigned mask;
+  __host__ __device__ __forceinline__ unsigned operator()(U raw) const {
+    const U o = static_cast<U>(ordered_bits<Kind, U>::to(raw) ^ flip);
+    return static_cast<unsigned>(o >> shift) & mask;
+  }
+};
+
+template <key_kind Kind, class U>
+__host__ __device__ inline digit_of<Kind, U> make_digit(const sort_options& o, int begin, int end, int pass) {
+  const int shift = begin + pass * digit_bits;
+  const int width = end - shift < digit_bits ? end - shift : digit_bits;
+  return {o.descending ? static_cast<U>(~U{0}) : U{0}, shift, (1u << width) - 1u};
+}
+
+/// Where each digit pass reads and writes, decided on the device once the histograms are
+/// known (so no host round trip): buffer 0 = the caller's input, 1 = the caller's output,
+/// 2 = the workspace's alternate buffer. Inactive passes (a digit that is the same in every
+/// key) launch but return at once. The pass sequence is arranged to end in buffer 1; only an
+/// in-place sort (input == output) with an odd number of active passes needs a final copy.
+struct plan {
+  int active[max_passes];
+  int src[max_passes];
+  int dst[max_passes];
+  int final_copy;  // copy buffer 2 -> 1 at the end
+};
+
+__host__ __device__ inline void make_plan(plan& p, const bool* active, int passes, bool in_place) {
+  int k = 0;
+  for (int i = 0; i < passes; ++i) k += active[i] ? 1 : 0;
+  int last = passes - 1;
+  // No digit varies: sort by the last digit anyway (a stable no-op) so the keys still move
+  // from the input to the output.
+  const bool none = k == 0;
+  if (none) k = 1;
+  // The destination of the j-th active pass (0-based): alternate 1 and 2 so that the k-th
+  // lands in 1. With input == output the first pass must not write into its own source.
+  int first_dst = (k % 2 == 1) ? 1 : 2;
+  p.final_copy = 0;
+  if (in_place && first_dst == 1) {
+    first_dst = 2;
+    p.final_copy = 1;
+  }
+  int cur = 0, next = first_dst, j = 0;
+  for (int i = 0; i < passes; ++i) {
+    const bool a = none ? i == last : active[i];
+    p.active[i] = a ? 1 : 0;
+    p.src[i] = cur;
+    p.dst[i] = next;
+    if (a) {
+      cur = next;
+      next = (cur == 1) ? 2 : 1;
+      ++j;
+    }
+  }
+}
+
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+/// All digit histograms of every key in one read: hist[pass][digit] (64-bit counts). Each
+/// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31).
+template <key_kind Kind, class U>
+__global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int64_t n, int passes,
+                                                        sort_options opts, int begin, int end,
+                                                        unsigned long long* hist) {
+  __shared__ unsigned counts[max_passes][radix];
+  for (int i = threadIdx.x; i < max_passes * radix; i += blockDim.x) (&counts[0][0])[i] = 0;
+  __syncthreads();
+  digit_of<Kind, U> dig[max_passes];
+#pragma unroll
+  for (int p = 0; p < max_passes; ++p)
+    if (p < passes) dig[p] = make_digit<Kind, U>(opts, begin, end, p);
+  auto count = [&](U k) {
+#pragma unroll
+    for (int p = 0; p < max_passes; ++p)
+      if (p < passes) atomicAdd(&counts[p][dig[p](k)], 1u);
+  };
+  // Each block counts one contiguous slice, a multiple of a 16-byte vector long, read two
+  // vectors per thread and step (enough loads in flight to keep DRAM busy).
+  constexpr int per_vec = 16 / sizeof(U);
+  const std::int64_t per_block = ceil_div(ceil_div(n, gridDim.x), 2 * per_vec) * 2 * per_vec;
+  const std::int64_t b = per_block * blockIdx.x;
+  const std::int64_t e = b + per_block < n ? b + per_block : n;
+  std::int64_t tail = b;
+  if (reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && e > b) {
+    const std::int64_t vec_end = b + (e - b) / (2 * per_vec) * (2 * per_vec);
+    for (std::int64_t v = b + threadIdx.x * 2 * per_vec; v < vec_end; v += blockDim.x * 2 * per_vec) {
+      const uint4 q0 = *reinterpret_cast<const uint4*>(keys + v);
+      const uint4 q1 = *reinterpret_cast<const uint4*>(keys + v + per_vec);
+      U k[2 * per_vec];
+      memcpy(k, &q0, 16);
+      memcpy(k + per_vec, &q1, 16);
+#pragma unroll
+      for (int x = 0; x < 2 * per_vec; ++x) count(k[x]);
+    }
+    tail = vec_end;
+  }
+  for (std::int64_t i = tail + threadIdx.x; i < e; i += blockDim.x) count(keys[i]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * radix; i += blockDim.x) {
+    const unsigned c = (&counts[0][0])[i];
+    if (c) atomicAdd(hist + i, static_cast<unsigned long long>(c));
+  }
+}
+
+/// One block of 256 threads: turns the histograms into each digit's start (exclusive scan,
+/// in place) for every pass, and the plan (a pass is skipped when one digit holds all n keys).
+/// (A template only so that every translation unit may define it.)
+template <int = 0>
+__global__ void __launch_bounds__(256) plan_kernel(unsigned long long* hist, std::int64_t n, int passes,
+                                                   bool in_place, plan* out) {
+  __shared__ bool active[max_passes];
+  __shared__ unsigned long long warp_tot[8];
+  const int d = threadIdx.x, lane = d & 31, w = d >> 5;
+  for (int p = 0; p < passes; ++p) {
+    const unsigned long long c = hist[p * radix + d];
+    if (d == 0) active[p] = true;
+    __syncthreads();
+    if (c == static_cast<unsigned long long>(n)) active[p] = false;
+    unsigned long long incl = warp_inclusive_scan(c, [](auto a, auto b) { return a + b; });
+    if (lane == 31) warp_tot[w] = incl;
+    __syncthreads();
+    unsigned long long off = 0;
+    for (int v = 0; v < w; ++v) off += warp_tot[v];
+    hist[p * radix + d] = off + incl - c;
+    __syncthreads();
+  }
+  if (d == 0) make_plan(*out, active, passes, in_place);
+}
+
+/// Block-wide stable ranking of a tile by one digit. The tile is held warp-striped: item j of
+/// lane l of warp w is the tile's element w*32*Items + j*32 + l, so processing each warp's
+/// items in j order, lanes in order, and warps in order is the input order (stability).
+///   1. Per warp, per item: the lanes holding the same digit find each other with 8 ballots
+///      (one per digit bit; measured faster on the H100 than match.any); the lowest of them
+///      adds the group's size to the warp's private shared-memory counter of that digit;
+///      each lane's rank in the warp is the counter's old value plus the number of
+///      equal-digit lanes below it.
+///   2. Thread d (one per digit) turns the warps' counters into warp offsets (exclusive over
+///      warps) and the tile's count of digit d; a block scan over digits gives each digit's
+///      start in the tile.
+///   3. rank = digit start + warp offset + rank in the warp: the key's position in the tile
+///      sorted stably by the digit.
+template <int Block, int Items>
+struct block_rank {
+  static_assert(Block >= radix && Block % 32 == 0, "one thread per digit");
+  static constexpr int warps = Block / 32;
+  static constexpr int tile = Block * Items;
+  struct storage {
+    unsigned warp_hist[warps][radix];
+    unsigned digit_start[radix];
+    unsigned digit_tot[radix / 32];
+  };
+
+  /// Returns, in thread d < 256, the count of digit d among the tile's valid items.
+  __device__ __forceinline__ static unsigned rank(storage& s, const unsigned (&digit)[Items],
+                                                  const bool (&valid)[Items], unsigned (&rank)[Items]) {
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    for (int i = threadIdx.x; i < warps * radix; i += Block) (&s.warp_hist[0][0])[i] = 0;
+    __syncthreads();
+    unsigned* hist = s.warp_hist[w];
+    const unsigned below = lanemask_lt();
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      unsigned peers = __ballot_sync(0xffffffffu, valid[j]);
+      if (peers == 0) continue;  // past the end of the input for the whole warp (uniform)
+#pragma unroll
+      for (int b = 0; b < digit_bits; ++b) {
+        const bool bit = (digit[j] >> b) & 1u;
+        const unsigned vote = __ballot_sync(0xffffffffu, bit);
+        peers &= bit ? vote : ~vote;
+      }
+      const unsigned before = __popc(peers & below);
+      unsigned base = 0;
+      if (valid[j]) base = hist[digit[j]];
+      __syncwarp();
+      if (valid[j] && before == 0) hist[digit[j]] = base + __popc(peers);
+      __syncwarp();
+      rank[j] = base + before;
+    }
+    __syncthreads();
+    unsigned count = 0, incl = 0;
+    if (threadIdx.x < radix) {
+      const int d = threadIdx.x;
+#pragma unroll
+      for (int v = 0; v < warps; ++v) {
+        const unsigned c = s.warp_hist[v][d];
+        s.warp_hist[v][d] = count;
+        count += c;
+      }
+      incl = warp_inclusive_scan(count, [](unsigned a, unsigned b) { return a + b; });
+      if (lane == 31) s.digit_tot[w] = incl;
+    }
+    __syncthreads();
+    if (threadIdx.x < radix) {
+      unsigned off = 0;
+      for (int v = 0; v < w; ++v) off += s.digit_tot[v];
+      s.digit_start[threadIdx.x] = off + incl - count;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) rank[j] += s.digit_start[digit[j]] + hist[digit[j]];
+    return count;
+  }
+};
+
+/// Tuning: items per thread by the widest element moved (the shared staging buffer holds one
+/// tile of keys or of values; 32 KiB keeps a block's shared memory under the static 48 KiB).
+template <class U, class V>
+constexpr int items_for() {
+  constexpr std::size_t vb = has_values<V> ? sizeof(V) : 0;
+  constexpr std::size_t w = sizeof(U) > vb ? sizeof(U) : vb;
+  return w <= 8 ? 16 : 8;
+}
+
+}  // namespace scankit::cuda::detail::radix

@@ -1,0 +1,343 @@
+// The kernels of the three CUDA radix sorts (host drivers: sort.cuh).
+//
+//   onesweep             histogram_kernel + plan_kernel once, then per 8-bit digit one
+//                        onesweep_kernel: rank a tile, decoupled look-back per digit for the
+//                        tile's global offsets, scatter through shared memory.
+//   lsd-reduce-then-scan per digit: upsweep_kernel (tile digit counts, digit-major), the
+//                        library's scan over the counts (the spine), downsweep_kernel (rank,
+//                        scatter at the scanned offsets).
+//   split-1bit           per bit: split_flags_kernel (1 where the bit is 0), the library's
+//                        scan, split_kernel (zeros to their scanned slot, ones after all zeros).
+//   small_sort_kernel    n <= one tile: one block sorts everything in shared memory.
+#pragma once
+
+#include "scankit/cuda/detail/sort_common.cuh"
+
+namespace scankit::cuda::detail::radix {
+
+/// The three buffers a pass may read or write (0 input, 1 output, 2 alternate; see plan).
+/// Buffer 0 is only ever read. A null values[0] with index_values means "the values are the
+/// input positions" (argsort).
+template <class U, class V>
+struct buffers {
+  U* keys[3];
+  V* values[3];
+  bool index_values;
+};
+
+template <class U>
+struct key_buffers {
+  U* keys[3];
+};
+
+template <class V>
+__device__ __forceinline__ V index_value(std::int64_t i) {
+  V v{};
+  if constexpr (sizeof(V) == 8) memcpy(&v, &i, 8);
+  return v;
+}
+
+/// A tile's keys (and values) through shared memory: loads warp-striped, scatters each key
+/// to out[offset of its digit + its position in the tile], reading the staged tile in order
+/// so that runs of equal digits become runs of consecutive addresses (coalesced stores).
+template <key_kind Kind, class U, class V, int Items>
+struct tile_sort {
+  static constexpr int block = 256;
+  static constexpr int tile = block * Items;
+  using ranker = block_rank<block, Items>;
+  union staging {
+    U keys[tile];
+    std::conditional_t<has_values<V>, V, U> values[tile];
+  };
+  struct storage {
+    typename ranker::storage rank;
+    staging buf;
+    long long offset[radix];  // global position of the digit's first key minus its tile start
+    unsigned char digit[has_values<V> ? tile : 1];
+  };
+
+  __device__ __forceinline__ static int local_index(int j) {
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    return w * 32 * Items + j * 32 + lane;
+  }
+
+  __device__ __forceinline__ static void load(const U* src, std::int64_t tile_begin, int tile_n,
+                                              U (&key)[Items], bool (&valid)[Items]) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int li = local_index(j);
+      valid[j] = li < tile_n;
+      key[j] = valid[j] ? src[tile_begin + li] : U{0};
+    }
+  }
+
+  /// Needs s.offset filled (and a barrier since).
+  __device__ __forceinline__ static void scatter(storage& s, const U (&key)[Items],
+                                                 const unsigned (&rank)[Items], const bool (&valid)[Items],
+                                                 int tile_n, digit_of<Kind, U> dig, U* dst_keys,
+                                                 const V* src_values, bool index_values,
+                                                 std::int64_t tile_begin, V* dst_values) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) s.buf.keys[rank[j]] = key[j];
+    __syncthreads();
+    for (int i = threadIdx.x; i < tile_n; i += block) {
+      const U k = s.buf.keys[i];
+      const unsigned d = dig(k);
+      if constexpr (has_values<V>) s.digit[i] = static_cast<unsigned char>(d);
+      dst_keys[s.offset[d] + i] = k;
+    }
+    if constexpr (has_values<V>) {
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < Items; ++j)
+        if (valid[j]) {
+          const std::int64_t gi = tile_begin + local_index(j);
+          s.buf.values[rank[j]] = index_values ? index_value<V>(gi) : src_values[gi];
+        }
+      __syncthreads();
+      for (int i = threadIdx.x; i < tile_n; i += block)
+        dst_values[s.offset[s.digit[i]] + i] = s.buf.values[i];
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// onesweep
+
+/// Look-back words: bits 31..30 the status, bits 29..0 a digit count (so a portion of the
+/// input sorted by one launch stays below 2^30 keys).
+inline constexpr unsigned status_aggregate = 1u << 30;
+inline constexpr unsigned status_prefix = 2u << 30;
+inline constexpr unsigned count_mask = (1u << 30) - 1;
+
+__device__ __forceinline__ unsigned load_relaxed_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/// One digit pass over one portion [portion_begin, portion_end) of the keys.
+///   state:     portion tiles x 256 look-back words, zeroed; tile_counter zeroed.
+///   base_in:   per digit, where the digit's keys of this portion start in the output.
+///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
+template <key_kind Kind, class U, class V, int Items>
+__global__ void __launch_bounds__(256)
+onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
+                std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
+                unsigned* tile_counter, const unsigned long long* base_in,
+                unsigned long long* base_out) {
+  using ts = tile_sort<Kind, U, V, Items>;
+  if (!pl->active[pass]) return;
+  const U* src = buf.keys[pl->src[pass]];
+  U* dst = buf.keys[pl->dst[pass]];
+  __shared__ typename ts::storage s;
+  __shared__ unsigned tile_slot;
+  // Tiles are handed out in launch order (not blockIdx), so every tile a block waits for
+  // in the look-back belongs to a block that is already running.
+  if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const std::int64_t tile = tile_slot;
+  const std::int64_t tile_begin = portion_begin + tile * ts::tile;
+  const int tile_n = static_cast<int>(portion_end - tile_begin < ts::tile ? portion_end - tile_begin : ts::tile);
+  const std::int64_t tiles = ceil_div(portion_end - portion_begin, ts::tile);
+
+  U key[Items];
+  bool valid[Items];
+  unsigned digit[Items], rank[Items];
+  ts::load(src, tile_begin, tile_n, key, valid);
+#pragma unroll
+  for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
+  const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
+
+  // Thread d: this tile's count of digit d goes out at once (as an aggregate), then the
+  // thread walks back over earlier tiles' words for digit d, adding aggregates until it
+  // meets an inclusive prefix, and publishes its own inclusive prefix.
+  if (threadIdx.x < radix) {
+    const int d = threadIdx.x;
+    unsigned* word = state + tile * radix + d;
+    unsigned exclusive = 0;
+    if (tile == 0) {
+      store_relaxed_u32(word, status_prefix | count);
+    } else {
+      store_relaxed_u32(word, status_aggregate | count);
+      for (std::int64_t t = tile - 1;; --t) {
+        unsigned v;
+        while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) __nanosleep(32);
+        exclusive += v & count_mask;
+        if ((v & ~count_mask) == status_prefix) break;
+      }
+      store_relaxed_u32(word, status_prefix | (exclusive + count));
+    }
+    const unsigned long long start = base_in[d] + exclusive;
+    s.offset[d] = static_cast<long long>(start) - s.rank.digit_start[d];
+    if (tile == tiles - 1) base_out[d] = start + count;
+  }
+  __syncthreads();
+  ts::scatter(s, key, rank, valid, tile_n, dig, dst, buf.values[pl->src[pass]], buf.index_values && pl->src[pass] == 0,
+              tile_begin, buf.values[pl->dst[pass]]);
+}
+
+/// In-place sorts with an odd number of active passes end in the alternate buffer.
+template <class U, class V>
+__global__ void final_copy_kernel(const plan* pl, buffers<U, V> buf, std::int64_t n) {
+  if (!pl->final_copy) return;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    buf.keys[1][i] = buf.keys[2][i];
+    if constexpr (has_values<V>) buf.values[1][i] = buf.values[2][i];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// lsd-reduce-then-scan
+
+/// counts[d * tiles + t] = number of keys of tile t with digit d (digit-major, so that one
+/// exclusive scan of the whole array gives every (digit, tile) its output offset).
+template <key_kind Kind, class U, class C, int Items>
+__global__ void __launch_bounds__(256)
+upsweep_kernel(const plan* pl, int pass, key_buffers<U> keys3, std::int64_t n,
+               digit_of<Kind, U> dig, C* counts, std::int64_t tiles) {
+  if (!pl->active[pass]) return;
+  const U* src = keys3.keys[pl->src[pass]];
+  constexpr int tile = 256 * Items;
+  __shared__ unsigned c[radix];
+  for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    c[threadIdx.x] = 0;
+    __syncthreads();
+    const std::int64_t b = t * tile;
+    const std::int64_t e = b + tile < n ? b + tile : n;
+    for (std::int64_t i = b + threadIdx.x; i < e; i += 256) atomicAdd(&c[dig(src[i])], 1u);
+    __syncthreads();
+    counts[threadIdx.x * tiles + t] = static_cast<C>(c[threadIdx.x]);
+    __syncthreads();
+  }
+}
+
+template <key_kind Kind, class U, class V, class C, int Items>
+__global__ void __launch_bounds__(256)
+downsweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t n,
+                 digit_of<Kind, U> dig, const C* offsets, std::int64_t tiles) {
+  using ts = tile_sort<Kind, U, V, Items>;
+  if (!pl->active[pass]) return;
+  const U* src = buf.keys[pl->src[pass]];
+  U* dst = buf.keys[pl->dst[pass]];
+  __shared__ typename ts::storage s;
+  for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const std::int64_t tile_begin = t * ts::tile;
+    const int tile_n = static_cast<int>(n - tile_begin < ts::tile ? n - tile_begin : ts::tile);
+    U key[Items];
+    bool valid[Items];
+    unsigned digit[Items], rank[Items];
+    ts::load(src, tile_begin, tile_n, key, valid);
+#pragma unroll
+    for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
+    ts::ranker::rank(s.rank, digit, valid, rank);
+    if (threadIdx.x < radix)
+      s.offset[threadIdx.x] = static_cast<long long>(offsets[threadIdx.x * tiles + t]) - s.rank.digit_start[threadIdx.x];
+    __syncthreads();
+    ts::scatter(s, key, rank, valid, tile_n, dig, dst, buf.values[pl->src[pass]],
+                buf.index_values && pl->src[pass] == 0, tile_begin, buf.values[pl->dst[pass]]);
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// split-1bit
+
+template <key_kind Kind, class U, class C>
+__global__ void split_flags_kernel(const U* src, std::int64_t n, digit_of<Kind, U> bit, C* flags) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+    flags[i] = static_cast<C>(1u - bit(src[i]));
+}
+
+/// zeros_before: the exclusive scan of the flags; zeros: their total.
+template <key_kind Kind, class U, class V, class C>
+__global__ void split_kernel(const U* src_k, U* dst_k, const V* src_v, V* dst_v, bool index_values,
+                             std::int64_t n, digit_of<Kind, U> bit, const C* zeros_before, const C* zeros) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t z = static_cast<std::int64_t>(*zeros);
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    const U k = src_k[i];
+    const std::int64_t zb = static_cast<std::int64_t>(zeros_before[i]);
+    const std::int64_t pos = bit(k) ? z + (i - zb) : zb;
+    dst_k[pos] = k;
+    if constexpr (has_values<V>) dst_v[pos] = index_values ? index_value<V>(i) : src_v[i];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// small inputs: one block, every pass in shared memory, one launch
+
+template <key_kind Kind, class U, class V, int Items>
+__global__ void __launch_bounds__(256)
+small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
+                  bool index_values, int n, sort_options opts, int begin, int end, int passes) {
+  using ts = tile_sort<Kind, U, V, Items>;
+  __shared__ typename ts::storage s;
+  __shared__ int skip;
+  U key[Items];
+  bool valid[Items];
+  unsigned digit[Items], rank[Items];
+  std::conditional_t<has_values<V>, V, char> value[Items];
+  ts::load(keys_in, 0, n, key, valid);
+  if constexpr (has_values<V>) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) value[j] = index_values ? index_value<V>(ts::local_index(j)) : values_in[ts::local_index(j)];
+  }
+  if (threadIdx.x == 0) skip = 0;
+  for (int p = 0; p < passes; ++p) {
+    const auto dig = make_digit<Kind, U>(opts, begin, end, p);
+#pragma unroll
+    for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
+    const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
+    if (threadIdx.x < radix && count == static_cast<unsigned>(n)) skip = 1;  // constant digit
+    __syncthreads();
+    const bool constant = skip != 0;
+    __syncthreads();
+    if (threadIdx.x == 0) skip = 0;
+    if (constant) continue;
+    // Scatter into shared memory and read back warp-striped: the tile is now in this
+    // digit's order, and the same item slots are valid.
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) s.buf.keys[rank[j]] = key[j];
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) key[j] = s.buf.keys[ts::local_index(j)];
+    __syncthreads();
+    if constexpr (has_values<V>) {
+#pragma unroll
+      for (int j = 0; j < Items; ++j)
+        if (valid[j]) s.buf.values[rank[j]] = value[j];
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < Items; ++j)
+        if (valid[j]) value[j] = s.buf.values[ts::local_index(j)];
+      __syncthreads();
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < Items; ++j)
+    if (valid[j]) {
+      keys_out[ts::local_index(j)] = key[j];
+      if constexpr (has_values<V>) values_out[ts::local_index(j)] = value[j];
+    }
+}
+
+/// Values for a sort that does not move anything (n == 1, an empty bit range): copied, or
+/// the positions for argsort.
+template <class V>
+__global__ void fill_index_kernel(V* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+    out[i] = index_value<V>(i);
+}
+
+}  // namespace scankit::cuda::detail::radix

@@ -1,0 +1,310 @@
+// The CUDA sorts' definitions (instantiated by the library in src/cuda/sort_<key>.cu).
+//
+// Layering: sort_device() (checks arguments) -> value size dispatch -> the algorithm's host
+// driver below -> its kernels (detail/sort_kernels.cuh) -> the block ranking and the plan
+// (detail/sort_common.cuh).
+#pragma once
+
+#include <algorithm>
+
+#include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/sort_kernels.cuh"
+#include "scankit/cuda/scan.hpp"
+#include "scankit/cuda/sort.hpp"
+
+namespace scankit::cuda::detail::radix {
+
+/// Items per thread of the tile kernels for these element sizes (matches items_for<U, V>).
+constexpr int items_for_bytes(std::size_t key_bytes, std::size_t value_bytes) {
+  return std::max(key_bytes, value_bytes) <= 8 ? 16 : 8;
+}
+constexpr std::int64_t tile_for_bytes(std::size_t key_bytes, std::size_t value_bytes) {
+  return 256 * items_for_bytes(key_bytes, value_bytes);
+}
+/// Tiles per onesweep launch: a portion's per-digit counts must fit the look-back word's 30
+/// bits, so inputs of 2^30 keys or more are sorted a portion at a time, each portion's last
+/// tile handing the running per-digit offsets to the next.
+constexpr std::int64_t portion_tiles(std::int64_t tile) { return ((std::int64_t{1} << 30) - 1) / tile; }
+/// The spine and split scans count in 64 bits (n may exceed 2^32).
+using count_t = std::int64_t;
+inline constexpr int state_header_words = 32;  // the tile counter, padded to its own line
+
+/// Workspace bytes beyond the alternate buffers, per algorithm (the drivers take in the same
+/// order).
+inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, sort_algorithm a) {
+  const std::int64_t tile = tile_for_bytes(kb, vb);
+  const std::int64_t tiles = ceil_div(n, tile);
+  const std::size_t plan_bytes = align_up(max_passes * radix * sizeof(unsigned long long)) + align_up(sizeof(plan));
+  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
+  switch (a) {
+    case sort_algorithm::onesweep:
+      return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
+             align_up(static_cast<std::size_t>(state_header_words + std::min(tiles, portion_tiles(tile)) * radix) * sizeof(unsigned));
+    case sort_algorithm::lsd_reduce_then_scan:
+      return plan_bytes + align_up(static_cast<std::size_t>(radix * tiles) * sizeof(count_t)) +
+             scan_workspace_bytes(radix * tiles, sizeof(count_t), scan_cfg);
+    case sort_algorithm::split_1bit:
+      return align_up(static_cast<std::size_t>(n) * sizeof(count_t)) + align_up(sizeof(count_t)) +
+             scan_workspace_bytes(n, sizeof(count_t), scan_cfg);
+  }
+  throw invalid_argument("scankit::cuda::sort: unknown algorithm");
+}
+
+inline std::size_t workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, sort_algorithm a) {
+  return align_up(static_cast<std::size_t>(n) * kb) + align_up(static_cast<std::size_t>(n) * vb) +
+         extra_workspace_bytes(n, kb, vb, a);
+}
+
+template <class V>
+V* take_values(arena& ws, std::int64_t n) {
+  if constexpr (has_values<V>) return ws.take<V>(n);
+  else return nullptr;
+}
+
+/// Blocks of the all-digits histogram: enough to fill the GPU, each slice under 2^30 keys.
+inline unsigned histogram_grid(std::int64_t n) {
+  const std::int64_t want = std::max<std::int64_t>(std::min<std::int64_t>(ceil_div(n, 4096), 2048),
+                                                    ceil_div(n, std::int64_t{1} << 30));
+  return grid_for(want);
+}
+
+template <key_kind Kind, class U>
+void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_options& opts, int begin,
+                        int end, bool in_place, unsigned long long* hist, plan* pl, cudaStream_t s) {
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(hist, 0, sizeof(unsigned long long) * passes * radix, s));
+  histogram_kernel<Kind, U><<<histogram_grid(n), 256, 0, s>>>(keys, n, passes, opts, begin, end, hist);
+  SCANKIT_LAUNCH_CHECK("radix::histogram_kernel");
+  plan_kernel<><<<1, 256, 0, s>>>(hist, n, passes, in_place, pl);
+  SCANKIT_LAUNCH_CHECK("radix::plan_kernel");
+}
+
+template <class U, class V>
+void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, cudaStream_t s) {
+  final_copy_kernel<U, V><<<grid_for(ceil_div(n, 256), 4096), 256, 0, s>>>(pl, buf, n);
+  SCANKIT_LAUNCH_CHECK("radix::final_copy_kernel");
+}
+
+template <key_kind Kind, class U, class V>
+void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+                  bool in_place, arena& ws) {
+  constexpr int items = items_for<U, V>();
+  constexpr std::int64_t tile = 256 * items;
+  const std::int64_t n = r.n;
+  cudaStream_t s = r.stream;
+  auto* hist = ws.take<unsigned long long>(max_passes * radix);
+  auto* pl = ws.take<plan>(1);
+  auto* base = ws.take<unsigned long long>(2 * radix);
+  const std::int64_t ptiles = portion_tiles(tile);
+  auto* state = ws.take<unsigned>(state_header_words + std::min(ceil_div(n, tile), ptiles) * radix);
+  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, pl, s);
+  const std::int64_t portion = ptiles * tile;
+  for (int p = 0; p < passes; ++p) {
+    const auto dig = make_digit<Kind, U>(r.options, begin, end, p);
+    for (std::int64_t pb = 0, q = 0; pb < n; pb += portion, ++q) {
+      const std::int64_t pe = std::min(n, pb + portion);
+      const std::int64_t tiles = ceil_div(pe - pb, tile);
+      SCANKIT_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(unsigned) * (state_header_words + tiles * radix), s));
+      const unsigned long long* base_in = q == 0 ? hist + p * radix : base + ((q - 1) % 2) * radix;
+      onesweep_kernel<Kind, U, V, items><<<static_cast<unsigned>(tiles), 256, 0, s>>>(
+          pl, p, buf, pb, pe, dig, state + state_header_words, state, base_in, base + (q % 2) * radix);
+      SCANKIT_LAUNCH_CHECK("radix::onesweep_kernel");
+    }
+  }
+  final_copy(pl, buf, n, s);
+}
+
+template <key_kind Kind, class U, class V>
+void run_reduce_then_scan(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+                          bool in_place, arena& ws) {
+  constexpr int items = items_for<U, V>();
+  constexpr std::int64_t tile = 256 * items;
+  const std::int64_t n = r.n;
+  cudaStream_t s = r.stream;
+  auto* hist = ws.take<unsigned long long>(max_passes * radix);
+  auto* pl = ws.take<plan>(1);
+  const std::int64_t tiles = ceil_div(n, tile);
+  auto* counts = ws.take<count_t>(radix * tiles);
+  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
+  const std::size_t scan_bytes = scan_workspace_bytes(radix * tiles, sizeof(count_t), scan_cfg);
+  void* scan_ws = scan_bytes ? ws.take<char>(static_cast<std::int64_t>(scan_bytes)) : nullptr;
+  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, pl, s);
+  const unsigned grid = grid_for(tiles, 65535);
+  const key_buffers<U> keys3{{buf.keys[0], buf.keys[1], buf.keys[2]}};
+  for (int p = 0; p < passes; ++p) {
+    const auto dig = make_digit<Kind, U>(r.options, begin, end, p);
+    upsweep_kernel<Kind, U, count_t, items><<<grid, 256, 0, s>>>(pl, p, keys3, n, dig, counts, tiles);
+    SCANKIT_LAUNCH_CHECK("radix::upsweep_kernel");
+    scan(counts, counts, radix * tiles, sum<count_t>{}, scan_kind::exclusive, count_t{0}, scan_ws,
+         scan_bytes, s, scan_cfg);
+    downsweep_kernel<Kind, U, V, count_t, items><<<grid, 256, 0, s>>>(pl, p, buf, n, dig, counts, tiles);
+    SCANKIT_LAUNCH_CHECK("radix::downsweep_kernel");
+  }
+  final_copy(pl, buf, n, s);
+}
+
+template <key_kind Kind, class U, class V>
+void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int end, bool in_place,
+               arena& ws) {
+  const std::int64_t n = r.n;
+  cudaStream_t s = r.stream;
+  auto* flags = ws.take<count_t>(n);
+  auto* zeros = ws.take<count_t>(1);
+  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
+  const std::size_t scan_bytes = scan_workspace_bytes(n, sizeof(count_t), scan_cfg);
+  void* scan_ws = scan_bytes ? ws.take<char>(static_cast<std::int64_t>(scan_bytes)) : nullptr;
+  // Every bit is a pass (no skipping: this is the textbook algorithm); alternate between the
+  // output and the alternate buffer so that the last pass writes the output.
+  const int bits = end - begin;
+  int next = bits % 2 == 1 ? 1 : 2;
+  bool copy_back = false;
+  if (in_place && next == 1) next = 2, copy_back = true;
+  int cur = 0;
+  const unsigned grid = grid_for(ceil_div(n, 256), 8192);
+  for (int b = 0; b < bits; ++b) {
+    const digit_of<Kind, U> bit{r.options.descending ? static_cast<U>(~U{0}) : U{0}, begin + b, 1u};
+    split_flags_kernel<Kind, U, count_t><<<grid, 256, 0, s>>>(buf.keys[cur], n, bit, flags);
+    SCANKIT_LAUNCH_CHECK("radix::split_flags_kernel");
+    scan(flags, flags, n, sum<count_t>{}, scan_kind::exclusive, count_t{0}, scan_ws, scan_bytes, s,
+         scan_cfg, zeros);
+    split_kernel<Kind, U, V, count_t><<<grid, 256, 0, s>>>(buf.keys[cur], buf.keys[next], buf.values[cur],
+                                                          buf.values[next], buf.index_values && cur == 0,
+                                                          n, bit, flags, zeros);
+    SCANKIT_LAUNCH_CHECK("radix::split_kernel");
+    cur = next;
+    next = cur == 1 ? 2 : 1;
+  }
+  if (copy_back) {
+    SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.keys[1], buf.keys[2], sizeof(U) * n, cudaMemcpyDeviceToDevice, s));
+    if constexpr (has_values<V>)
+      SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.values[1], buf.values[2], sizeof(V) * n, cudaMemcpyDeviceToDevice, s));
+  }
+}
+
+template <class K, class V>
+void run(const sort_request& r, int begin, int end) {
+  using U = typename radix_traits<K>::bits_t;
+  constexpr key_kind kind = radix_traits<K>::kind;
+  const std::int64_t n = r.n;
+  cudaStream_t s = r.stream;
+  if (n == 0) return;
+  buffers<U, V> buf{};
+  buf.keys[0] = const_cast<U*>(static_cast<const U*>(r.keys_in));
+  buf.keys[1] = static_cast<U*>(r.keys_out);
+  if constexpr (has_values<V>) {
+    buf.values[0] = const_cast<V*>(static_cast<const V*>(r.values_in));
+    buf.values[1] = static_cast<V*>(r.values_out);
+  }
+  buf.index_values = r.index_values;
+  const bool in_place = buf.keys[0] == buf.keys[1] ||
+                        (has_values<V> && !r.index_values && buf.values[0] == buf.values[1]);
+  const int passes = (end - begin + digit_bits - 1) / digit_bits;
+
+  if (n == 1 || begin == end) {  // nothing moves
+    if (buf.keys[1] != buf.keys[0])
+      SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.keys[1], buf.keys[0], sizeof(U) * n, cudaMemcpyDeviceToDevice, s));
+    if constexpr (has_values<V>) {
+      if (r.index_values) {
+        fill_index_kernel<V><<<grid_for(ceil_div(n, 256), 4096), 256, 0, s>>>(buf.values[1], n);
+        SCANKIT_LAUNCH_CHECK("radix::fill_index_kernel");
+      } else if (buf.values[1] != buf.values[0]) {
+        SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.values[1], buf.values[0], sizeof(V) * n, cudaMemcpyDeviceToDevice, s));
+      }
+    }
+    return;
+  }
+  constexpr int items = items_for<U, V>();
+  if (r.config.algorithm == sort_algorithm::onesweep && n <= 256 * items) {
+    small_sort_kernel<kind, U, V, items><<<1, 256, 0, s>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1],
+                                                          r.index_values, static_cast<int>(n), r.options,
+                                                          begin, end, passes);
+    SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
+    return;
+  }
+  arena ws(r.workspace, r.workspace_bytes);
+  buf.keys[2] = ws.take<U>(n);
+  buf.values[2] = take_values<V>(ws, n);
+  switch (r.config.algorithm) {
+    case sort_algorithm::onesweep: return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
+    case sort_algorithm::lsd_reduce_then_scan:
+      return run_reduce_then_scan<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
+    case sort_algorithm::split_1bit: return run_split<kind, U, V>(r, buf, begin, end, in_place, ws);
+  }
+}
+
+}  // namespace scankit::cuda::detail::radix
+
+namespace scankit::cuda::detail {
+
+template <class K>
+void sort_device(const sort_request& r) {
+  constexpr const char* where = "scankit::cuda::sort";
+  scankit::detail::check_size(r.n, where);
+  scankit::detail::check_pointer(r.keys_in, r.n, "input keys", where);
+  scankit::detail::check_pointer(r.keys_out, r.n, "output keys", where);
+  const std::size_t vb = r.value_bytes;
+  if (vb != 0 && vb != 4 && vb != 8 && vb != 16)
+    throw invalid_argument(std::string(where) + ": values must be 4, 8 or 16 bytes, not " + std::to_string(vb));
+  if (r.index_values && vb != 8) throw invalid_argument(std::string(where) + ": argsort writes 8-byte indices");
+  if (vb) {
+    if (!r.index_values) scankit::detail::check_pointer(r.values_in, r.n, "input values", where);
+    scankit::detail::check_pointer(r.values_out, r.n, "output values", where);
+    const std::size_t align = std::min<std::size_t>(vb, 8);
+    if (reinterpret_cast<std::uintptr_t>(r.values_in) % align || reinterpret_cast<std::uintptr_t>(r.values_out) % align)
+      throw invalid_argument(std::string(where) + ": value pointers must be aligned to " + std::to_string(align) + " bytes");
+  }
+  if (reinterpret_cast<std::uintptr_t>(r.keys_in) % sizeof(K) || reinterpret_cast<std::uintptr_t>(r.keys_out) % sizeof(K))
+    throw invalid_argument(std::string(where) + ": key pointers must be aligned to the key size");
+  const auto [begin, end] = scankit::detail::sort_bit_range(r.options, radix_traits<K>::bits, where);
+  const std::size_t need = sort_workspace_bytes(r.n, sizeof(K), vb, r.config);
+  if (r.workspace_bytes < need)
+    throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
+                           " bytes is too small; " + std::string(name(r.config.algorithm)) + " needs " +
+                           std::to_string(need) + " for n = " + std::to_string(r.n));
+  if (need > 0 && r.workspace == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
+  switch (vb) {
+    case 0: return radix::run<K, radix::no_value>(r, begin, end);
+    case 4: return radix::run<K, radix::blob_of<4>::type>(r, begin, end);
+    case 8: return radix::run<K, radix::blob_of<8>::type>(r, begin, end);
+    case 16: return radix::run<K, radix::blob_of<16>::type>(r, begin, end);
+  }
+}
+
+template <class K>
+void sort_host(K* keys, void* values, std::size_t value_bytes, bool index_values, std::int64_t n,
+               const sort_options& opts, const sort_config& cfg) {
+  constexpr const char* where = "scankit::cuda::sort (host)";
+  scankit::detail::check_size(n, where);
+  scankit::detail::check_pointer(keys, n, "keys", where);
+  if (value_bytes) scankit::detail::check_pointer(values, n, "values", where);
+  scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+  if (device_count() == 0) throw no_device_error(std::string(where) + ": no CUDA device");
+  if (n == 0) return;
+  const std::size_t kbytes = sizeof(K) * static_cast<std::size_t>(n);
+  const std::size_t vbytes = value_bytes * static_cast<std::size_t>(n);
+  const std::size_t wbytes = sort_workspace_bytes(n, sizeof(K), value_bytes, cfg);
+  workspace mem(align_up(kbytes) + align_up(vbytes) + wbytes);
+  char* base = static_cast<char*>(mem.data());
+  K* d_keys = reinterpret_cast<K*>(base);
+  void* d_vals = value_bytes ? base + align_up(kbytes) : nullptr;
+  void* d_ws = base + align_up(kbytes) + align_up(vbytes);
+  cudaStream_t s = nullptr;
+  SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_keys, keys, kbytes, cudaMemcpyHostToDevice, s));
+  if (value_bytes && !index_values) SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_vals, values, vbytes, cudaMemcpyHostToDevice, s));
+  sort_request r;
+  r.keys_in = d_keys, r.keys_out = d_keys, r.values_in = index_values ? nullptr : d_vals, r.values_out = d_vals;
+  r.value_bytes = value_bytes, r.index_values = index_values, r.n = n, r.workspace = d_ws;
+  r.workspace_bytes = wbytes, r.stream = s, r.options = opts, r.config = cfg;
+  sort_device<K>(r);
+  SCANKIT_CUDA_CHECK(cudaMemcpyAsync(keys, d_keys, kbytes, cudaMemcpyDeviceToHost, s));
+  if (value_bytes) SCANKIT_CUDA_CHECK(cudaMemcpyAsync(values, d_vals, vbytes, cudaMemcpyDeviceToHost, s));
+  SCANKIT_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+}  // namespace scankit::cuda::detail
+
+/// Instantiates the device-pointer and host-container sorts for one key type.
+#define SCANKIT_INSTANTIATE_SORT(K)                                                            \
+  template void scankit::cuda::detail::sort_device<K>(const scankit::cuda::detail::sort_request&); \
+  template void scankit::cuda::detail::sort_host<K>(K*, void*, std::size_t, bool, std::int64_t, \
+                                                    const scankit::sort_options&,              \
+                                                    const scankit::cuda::sort_config&);

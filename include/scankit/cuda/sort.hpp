@@ -1,0 +1,172 @@
+// CUDA backend: radix sorts of device memory (device-pointer API) and of host containers.
+// Key order (IEEE total order for floats, NaNs last), stability and bit ranges: see
+// scankit/sort_traits.hpp; the CPU sorts order identically.
+//
+// This header compiles with any C++20 compiler (no nvcc needed); the library instantiates the
+// sorts for every key type (uint8..64, int8..64, float, double) and for values of 4, 8 and 16
+// bytes (any trivially copyable type of that size, moved as opaque bytes).
+//
+//   std::size_t bytes = cuda::sort_workspace_bytes(n, sizeof(K), sizeof(V));
+//   cuda::sort_pairs(d_keys, d_keys_sorted, d_vals, d_vals_sorted, n, d_ws, bytes, stream);
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "scankit/cuda/scan.hpp"  // workspace, device_count
+#include "scankit/error.hpp"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::cuda {
+
+/// Every sort algorithm, each selectable by name (see docs/ALGORITHMS.md).
+enum class sort_algorithm {
+  split_1bit,            // textbook: one bit per pass, a scan of the bit, a stable split
+  lsd_reduce_then_scan,  // 8-bit digits: upsweep histograms, spine scan, downsweep scatter
+  onesweep,              // one histogram read, then one look-back pass per 8-bit digit (default)
+};
+
+inline constexpr std::array all_sort_algorithms{sort_algorithm::split_1bit,
+                                                sort_algorithm::lsd_reduce_then_scan,
+                                                sort_algorithm::onesweep};
+
+constexpr std::string_view name(sort_algorithm a) {
+  switch (a) {
+    case sort_algorithm::split_1bit: return "split-1bit";
+    case sort_algorithm::lsd_reduce_then_scan: return "lsd-reduce-then-scan";
+    case sort_algorithm::onesweep: return "onesweep";
+  }
+  return "?";
+}
+
+inline std::optional<sort_algorithm> parse_sort_algorithm(std::string_view s) {
+  for (auto a : all_sort_algorithms)
+    if (name(a) == s) return a;
+  return std::nullopt;
+}
+
+inline constexpr sort_algorithm default_sort_algorithm = sort_algorithm::onesweep;
+
+struct sort_config {
+  sort_algorithm algorithm = default_sort_algorithm;
+};
+
+/// Bytes of device workspace a sort of n keys of `key_bytes` bytes with values of
+/// `value_bytes` bytes (0: keys only; argsort: 8) needs with `cfg`. Roughly one extra buffer
+/// of the keys and values plus small tables (the benchmark reports bytes per key).
+std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
+                                 const sort_config& cfg = {});
+
+namespace detail {
+/// One sort request, type-erased over the value type (values move as opaque bytes).
+struct sort_request {
+  const void* keys_in = nullptr;
+  void* keys_out = nullptr;
+  const void* values_in = nullptr;  // nullptr with index_values: values are the input positions
+  void* values_out = nullptr;
+  std::size_t value_bytes = 0;      // 0: keys only
+  bool index_values = false;        // argsort: values_out receives int64 positions
+  std::int64_t n = 0;
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
+  cudaStream_t stream = nullptr;
+  sort_options options{};
+  sort_config config{};
+};
+/// The device-pointer sort for key type K (explicitly instantiated by the library).
+template <class K>
+void sort_device(const sort_request& r);
+/// The host-container sort for key type K: copies in, sorts, copies out; synchronises.
+template <class K>
+void sort_host(K* keys, void* values, std::size_t value_bytes, bool index_values, std::int64_t n,
+               const sort_options& opts, const sort_config& cfg);
+
+template <class V>
+constexpr void check_value_type() {
+  static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16,
+                "the CUDA sorts move values of 4, 8 or 16 bytes; for other types sort indices "
+                "(argsort) and gather");
+}
+}  // namespace detail
+
+/// Sorts n keys from d_keys_in into d_keys_out (stable; d_keys_out == d_keys_in is allowed).
+/// Stream-ordered; no allocation, no synchronisation. d_workspace: at least
+/// sort_workspace_bytes(n, sizeof(K), 0, cfg) bytes. Arguments are checked before anything is
+/// launched; a failure throws and leaves the inputs intact.
+template <class K>
+void sort_keys(const K* d_keys_in, K* d_keys_out, std::int64_t n, void* d_workspace,
+               std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
+               const sort_config& cfg = {}) {
+  detail::sort_request r;
+  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.n = n, r.workspace = d_workspace;
+  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  detail::sort_device<K>(r);
+}
+
+/// Sorts key-value pairs: values move with their keys (stable). Values of 4, 8 or 16 bytes;
+/// the value pointers must be aligned to min(sizeof(V), 8) bytes. In place is allowed for
+/// keys and values. Workspace: sort_workspace_bytes(n, sizeof(K), sizeof(V), cfg).
+template <class K, class V>
+void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
+                std::int64_t n, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                const sort_options& opts = {}, const sort_config& cfg = {}) {
+  detail::check_value_type<V>();
+  detail::sort_request r;
+  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_in = d_values_in;
+  r.values_out = d_values_out, r.value_bytes = sizeof(V), r.n = n, r.workspace = d_workspace;
+  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  detail::sort_device<K>(r);
+}
+
+/// The stable sorting permutation: d_indices_out[i] is the input position of the i-th
+/// smallest key; d_keys_out receives the sorted keys. Workspace: sort_workspace_bytes(n,
+/// sizeof(K), 8, cfg).
+template <class K>
+void argsort(const K* d_keys_in, K* d_keys_out, std::int64_t* d_indices_out, std::int64_t n,
+             void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+             const sort_options& opts = {}, const sort_config& cfg = {}) {
+  detail::sort_request r;
+  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
+  r.value_bytes = 8, r.index_values = true, r.n = n, r.workspace = d_workspace;
+  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  detail::sort_device<K>(r);
+}
+
+/// Host containers: copies to the GPU, sorts, copies back (allocates; synchronises). Throws
+/// no_device_error without a GPU.
+template <class K>
+void sort_keys(std::span<K> keys, const sort_options& opts = {}, const sort_config& cfg = {}) {
+  detail::sort_host<K>(keys.data(), nullptr, 0, false, static_cast<std::int64_t>(keys.size()), opts, cfg);
+}
+
+template <class K, class V>
+void sort_pairs(std::span<K> keys, std::span<V> values, const sort_options& opts = {},
+                const sort_config& cfg = {}) {
+  detail::check_value_type<V>();
+  if (values.size() < keys.size())
+    throw invalid_argument("scankit::cuda::sort_pairs: values are shorter than the keys");
+  detail::sort_host<K>(keys.data(), values.data(), sizeof(V), false,
+                       static_cast<std::int64_t>(keys.size()), opts, cfg);
+}
+
+/// The stable sorting permutation of host keys (the keys are left unchanged).
+template <class K>
+std::vector<std::int64_t> argsort(std::span<const K> keys, const sort_options& opts = {},
+                                  const sort_config& cfg = {}) {
+  std::vector<K> copy(keys.begin(), keys.end());
+  std::vector<std::int64_t> idx(keys.size());
+  detail::sort_host<K>(copy.data(), idx.data(), 8, true, static_cast<std::int64_t>(keys.size()), opts, cfg);
+  return idx;
+}
+
+}  // namespace scankit::cuda

@@ -1,0 +1,43 @@
+// Sorting over ranges, on the CPU (the parallel oneTBB radix sort). For the GPU see
+// scankit/cuda/sort.hpp. Key order (IEEE total order for floats, NaNs last), stability and
+// bit ranges: see scankit/sort_traits.hpp.
+//
+//   std::vector<float> k = ...;  std::vector<int> v = ...;
+//   scankit::sort_keys(k);                                   // ascending, stable
+//   scankit::sort_pairs(k, v, {.descending = true});         // values follow their keys
+//   std::vector<std::int64_t> p = scankit::argsort(k);       // k[p[0]] is the smallest
+#pragma once
+
+#include <cstdint>
+#include <ranges>
+#include <string>
+#include <vector>
+
+#include "scankit/cpu/sort.hpp"
+#include "scankit/error.hpp"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit {
+
+/// Sorts `keys` in place (stable).
+template <std::ranges::contiguous_range R>
+void sort_keys(R&& keys, const sort_options& opts = {}) {
+  cpu::sort_keys_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), opts);
+}
+
+/// Sorts `keys` in place and applies the same permutation to `values` (stable).
+template <std::ranges::contiguous_range RK, std::ranges::contiguous_range RV>
+void sort_pairs(RK&& keys, RV&& values, const sort_options& opts = {}) {
+  const auto n = static_cast<std::int64_t>(std::ranges::size(keys));
+  if (static_cast<std::int64_t>(std::ranges::size(values)) < n)
+    throw invalid_argument("scankit::sort_pairs: values range is shorter than the keys");
+  cpu::sort_pairs_parallel(std::ranges::data(keys), std::ranges::data(values), n, opts);
+}
+
+/// The stable sorting permutation of `keys` (which are left unchanged).
+template <std::ranges::contiguous_range R>
+std::vector<std::int64_t> argsort(const R& keys, const sort_options& opts = {}) {
+  return cpu::argsort_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), opts);
+}
+
+}  // namespace scankit

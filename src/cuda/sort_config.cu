@@ -1,0 +1,19 @@
+// Non-template parts of the CUDA sorts: the workspace size.
+#include "scankit/cuda/sort.cuh"
+
+namespace scankit::cuda {
+
+std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                 const sort_config& cfg) {
+  scankit::detail::check_size(n, "scankit::cuda::sort_workspace_bytes");
+  if (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8)
+    throw invalid_argument("scankit::cuda::sort_workspace_bytes: keys are 1, 2, 4 or 8 bytes");
+  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8 && value_bytes != 16)
+    throw invalid_argument("scankit::cuda::sort_workspace_bytes: values are 0, 4, 8 or 16 bytes");
+  if (n <= 1) return 0;
+  if (cfg.algorithm == sort_algorithm::onesweep && n <= detail::radix::tile_for_bytes(key_bytes, value_bytes))
+    return 0;  // the one-block path works in shared memory
+  return detail::radix::workspace_bytes(n, key_bytes, value_bytes, cfg.algorithm);
+}
+
+}  // namespace scankit::cuda

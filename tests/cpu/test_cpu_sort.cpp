@@ -1,0 +1,141 @@
+// Tests of scankit/cpu/sort.hpp and scankit/sort.hpp: the parallel radix sort against the
+// serial reference (std::stable_sort), for every key type, every adversarial pattern, keys and
+// pairs (4-, 8- and 16-byte values carrying their input position, so stability is checked),
+// both directions, bit ranges, and argsort.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "common/sort_test_util.hpp"
+#include "scankit/sort.hpp"
+
+namespace {
+
+using namespace scankit;
+using namespace scankit::test;
+
+[[maybe_unused]] auto* const seed_env =
+    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
+
+std::vector<std::int64_t> sort_sizes() {
+  // The parallel path starts at 2^16 items; chunk edges fall anywhere.
+  return test_sizes({256, 1 << 16}, quick() ? 100000 : 250000, 1, quick() ? 150000 : 300000);
+}
+
+template <class K>
+class CpuSort : public ::testing::Test {};
+using key_types = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                   std::int16_t, std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(CpuSort, key_types);
+
+template <class K, class V>
+void check_pairs(std::int64_t n, key_pattern p, const sort_options& opts) {
+  SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p) << ", value bytes "
+                                    << sizeof(V) << (opts.descending ? ", descending" : "")
+                                    << ", bits [" << opts.begin_bit << ", " << opts.end_bit << ")");
+  auto keys = make_keys<K>(n, p);
+  auto vals = index_values<V>(n);
+  auto want_k = keys;
+  auto want_v = vals;
+  cpu::sort_pairs_serial(want_k.data(), want_v.data(), n, opts);
+  ASSERT_TRUE(is_sorted_by_rank(want_k, opts));
+  sort_pairs(keys, vals, opts);
+  ASSERT_TRUE(bitwise_equal(want_k, keys));
+  ASSERT_TRUE(bitwise_equal(want_v, vals));
+}
+
+TYPED_TEST(CpuSort, KeysEveryPatternAndSize) {
+  using K = TypeParam;
+  for (auto n : sort_sizes())
+    for (auto p : all_key_patterns)
+      for (bool desc : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p) << (desc ? ", descending" : ""));
+        auto keys = make_keys<K>(n, p);
+        auto want = keys;
+        const sort_options opts{.descending = desc};
+        cpu::sort_keys_serial(want.data(), n, opts);
+        ASSERT_TRUE(is_sorted_by_rank(want, opts));
+        sort_keys(keys, opts);
+        ASSERT_TRUE(bitwise_equal(want, keys));
+      }
+}
+
+TYPED_TEST(CpuSort, PairsAreStable) {
+  using K = TypeParam;
+  for (auto n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{65537},
+                 std::int64_t{quick() ? 70001 : 100003}})
+    for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::random, key_pattern::all_equal})
+      for (bool desc : {false, true}) {
+        check_pairs<K, std::uint32_t>(n, p, {.descending = desc});
+        check_pairs<K, std::uint64_t>(n, p, {.descending = desc});
+        check_pairs<K, value16>(n, p, {.descending = desc});
+      }
+}
+
+TYPED_TEST(CpuSort, BitRanges) {
+  using K = TypeParam;
+  constexpr int bits = radix_traits<K>::bits;
+  for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {0, 1}, {3, std::min(11, bits)}, {bits - 5, bits},
+                                                      {bits / 2, bits / 2}, {1, bits - 1}, {0, -1}})
+    for (bool desc : {false, true}) check_pairs<K, std::uint32_t>(70001, key_pattern::random, {desc, b, e});
+}
+
+TYPED_TEST(CpuSort, ArgsortPermutes) {
+  using K = TypeParam;
+  const std::int64_t n = 100003;
+  const auto keys = make_keys<K>(n, key_pattern::special);
+  const auto perm = argsort(keys);
+  auto want = keys;
+  cpu::sort_keys_serial(want.data(), n);
+  std::vector<K> got(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) got[static_cast<std::size_t>(i)] = keys[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])];
+  ASSERT_TRUE(bitwise_equal(want, got));
+  // Stable: equal keys appear in increasing index order.
+  for (std::size_t i = 1; i < perm.size(); ++i)
+    if (std::memcmp(&got[i], &got[i - 1], sizeof(K)) == 0) {
+      ASSERT_LT(perm[i - 1], perm[i]) << "at " << i;
+    }
+}
+
+TEST(CpuSortOrder, FloatTotalOrderIsDocumentedOrder) {
+  using L = std::numeric_limits<float>;
+  std::vector<float> k{L::quiet_NaN(), 1.0f, -L::quiet_NaN(), 0.0f, -0.0f, L::infinity(), -L::infinity(), -1.0f};
+  sort_keys(k);
+  EXPECT_EQ(k[0], -L::infinity());
+  EXPECT_EQ(k[1], -1.0f);
+  EXPECT_TRUE(k[2] == 0.0f && std::signbit(k[2]));   // -0 before +0
+  EXPECT_TRUE(k[3] == 0.0f && !std::signbit(k[3]));
+  EXPECT_EQ(k[4], 1.0f);
+  EXPECT_EQ(k[5], L::infinity());
+  EXPECT_TRUE(std::isnan(k[6]) && !std::signbit(k[6]));  // NaNs last: +NaN, then -NaN
+  EXPECT_TRUE(std::isnan(k[7]) && std::signbit(k[7]));
+  sort_keys(k, {.descending = true});
+  EXPECT_TRUE(std::isnan(k[0]) && std::isnan(k[1]));
+  EXPECT_EQ(k[7], -L::infinity());
+}
+
+TEST(CpuSortOrder, SignedIntegers) {
+  std::vector<std::int16_t> k{5, -3, 32767, -32768, 0, -1};
+  sort_keys(k);
+  EXPECT_EQ(k, (std::vector<std::int16_t>{-32768, -3, -1, 0, 5, 32767}));
+}
+
+TEST(CpuSortArgs, BadArgumentsThrowBeforeWriting) {
+  std::vector<std::uint32_t> k{3, 1, 2};
+  const auto copy = k;
+  EXPECT_THROW(cpu::sort_keys_parallel(k.data(), -1), invalid_argument);
+  EXPECT_THROW(cpu::sort_keys_parallel<std::uint32_t>(nullptr, 3), invalid_argument);
+  EXPECT_THROW(sort_keys(k, {.begin_bit = 5, .end_bit = 4}), invalid_argument);
+  EXPECT_THROW(sort_keys(k, {.begin_bit = 0, .end_bit = 33}), invalid_argument);
+  EXPECT_THROW(sort_keys(k, {.begin_bit = -1}), invalid_argument);
+  std::vector<int> v(2);
+  EXPECT_THROW(sort_pairs(k, v), invalid_argument);
+  EXPECT_THROW((cpu::sort_pairs_parallel<std::uint32_t, int>(k.data(), nullptr, 3)), invalid_argument);
+  EXPECT_EQ(k, copy);
+  cpu::sort_keys_parallel<std::uint32_t>(nullptr, 0);  // n == 0: null is fine
+}
+
+}  // namespace
