@@ -583,15 +583,7 @@ const char* const* compact_op_names() { return op_names; }
 
 std::string compact_algo_names() { return join(algo_list()); }
 
-std::string check_compact_algo_list(const std::string& s) {
-  const auto names = algo_list();
-  const auto items = split_list(s);
-  if (items.empty()) return "--algo needs 'all' or algorithm names";
-  for (const auto& item : items)
-    if (item != "all" && std::find(names.begin(), names.end(), item) == names.end())
-      return "unknown algorithm '" + item + "' (known: all, " + join(names) + ")";
-  return {};
-}
+std::string check_compact_algo_list(const std::string& s) { return check_name_list(s, algo_list()); }
 
 int run_compact_bench(const compact_bench_options& o) {
   const system_info sys = query_system();

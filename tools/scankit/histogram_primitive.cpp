@@ -11,15 +11,7 @@ namespace scankit::tools {
 
 namespace {
 
-std::string check_algo_list(const std::string& s) {
-  const auto names = histogram_algo_names();
-  const auto items = split_list(s);
-  if (items.empty()) return "--algo needs 'all' or algorithm names";
-  for (const auto& item : items)
-    if (item != "all" && std::find(names.begin(), names.end(), item) == names.end())
-      return "unknown algorithm '" + item + "' (known: all, " + join(names) + ")";
-  return {};
-}
+std::string check_algo_list(const std::string& s) { return check_name_list(s, histogram_algo_names()); }
 
 std::string check_compare_list(const std::string& s) {
   for (const auto& item : split_list(s))

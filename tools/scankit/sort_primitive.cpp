@@ -12,14 +12,7 @@ namespace {
 const std::vector<std::string> key_types{"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
 
 std::string check_rows(const std::string& s) {
-  const auto names = sort_row_names();
-  const auto items = split_list(s);
-  if (items.empty()) return "--algo needs 'all' or row names";
-  for (const auto& item : items)
-    if (item != "all" && item != "gpu" && item != "cpu" &&
-        std::find(names.begin(), names.end(), item) == names.end())
-      return "unknown row '" + item + "' (known: all, gpu, cpu, " + join(names) + ")";
-  return {};
+  return check_name_list(s, sort_row_names(), {"all", "gpu", "cpu"}, "row");
 }
 
 void add_common(CLI::App& app, sort_common_options& o) {

@@ -110,6 +110,20 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+std::string check_name_list(const std::string& s, const std::vector<std::string>& names,
+                            const std::vector<std::string>& groups, std::string_view what) {
+  const auto items = split_list(s);
+  if (items.empty()) return "needs '" + join(groups, "', '") + "' or " + std::string(what) + " names";
+  auto known = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  for (const auto& item : items)
+    if (!known(groups, item) && !known(names, item))
+      return "unknown " + std::string(what) + " '" + item + "' (known: " + join(groups) + ", " +
+             join(names) + ")";
+  return {};
+}
+
 std::string describe_count(std::int64_t n) {
   if (n > 0 && (n & (n - 1)) == 0) {
     int k = 0;

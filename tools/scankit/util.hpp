@@ -22,6 +22,12 @@ std::vector<std::string> split_list(std::string_view s, char sep = ',');
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 
+/// Checks an --algo value: a comma-separated list of `names` and of the group words `groups`
+/// (such as "all"). Returns an empty string when it is good, else the error message.
+std::string check_name_list(const std::string& s, const std::vector<std::string>& names,
+                            const std::vector<std::string>& groups = {"all"},
+                            std::string_view what = "algorithm");
+
 /// "2^20" for exact powers of two, otherwise the decimal number.
 std::string describe_count(std::int64_t n);
 
