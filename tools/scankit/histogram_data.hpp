@@ -3,6 +3,8 @@
 // in parallel from a seed (sample i depends only on the seed and i).
 #pragma once
 
+#include "parallel.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -130,7 +132,7 @@ std::vector<T> make_samples(std::int64_t n, const std::string& dist, std::int64_
   };
   const int kind = dist == "uniform" ? 0 : dist == "one-bin" ? 1 : 2;
   const T one = clamp_to_range(lo + span * (static_cast<long double>(bins / 2) + 0.5L) / static_cast<long double>(bins));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16), [&](const auto& br) {
+  parallel_chunks(n, 1 << 16, [&](const index_range& br) {
     for (std::int64_t i = br.begin(); i < br.end(); ++i) {
       const std::uint64_t h = splitmix64(seed ^ (static_cast<std::uint64_t>(i) * 0xD1B54A32D192ED03ull));
       T x;

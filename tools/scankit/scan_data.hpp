@@ -15,6 +15,8 @@
 // The same bounds apply to the carry-out (with i = n).
 #pragma once
 
+#include "parallel.hpp"
+
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
@@ -116,11 +118,9 @@ T input_value(std::uint64_t seed, std::int64_t i, std::int64_t n, op_kind op) {
 /// Fills out[0, n) with input_value(seed, i, n, op), in parallel.
 template <class T>
 void fill_input(T* out, std::int64_t n, op_kind op, std::uint64_t seed) {
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16),
-                    [&](const tbb::blocked_range<std::int64_t>& r) {
-                      for (std::int64_t i = r.begin(); i < r.end(); ++i)
-                        out[i] = input_value<T>(seed, i, n, op);
-                    });
+  parallel_chunks(n, 1 << 16, [&](const index_range& r) {
+    for (std::int64_t i = r.begin(); i < r.end(); ++i) out[i] = input_value<T>(seed, i, n, op);
+  });
 }
 
 /// A carry-in drawn like an input item.
@@ -190,9 +190,9 @@ class scan_reference {
     // The first bad item and how many there are (to tell a one-off from a systematic
     // error), in one parallel pass over the blocks.
     constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
-    const bad_items bad = tbb::parallel_reduce(
-        tbb::blocked_range<std::int64_t>(0, (count + block - 1) / block), bad_items{none, 0},
-        [&](const tbb::blocked_range<std::int64_t>& r, bad_items acc) {
+    const bad_items bad = parallel_fold(
+        (count + block - 1) / block, 1, bad_items{none, 0},
+        [&](const index_range& r, bad_items acc) {
           for (std::int64_t b = r.begin(); b < r.end(); ++b) {
             const bad_items here = check_block(got, b, count);
             acc.first = std::min(acc.first, here.first);

@@ -15,6 +15,7 @@
 #include "scankit/cpu/scan.hpp"
 #include "scankit/scankit.hpp"
 #include "sort_commands.hpp"
+#include "parallel.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -69,7 +70,7 @@ template <class K>
 std::vector<K> random_keys(std::int64_t n, std::uint64_t seed, int bits) {
   using U = typename radix_traits<K>::bits_t;
   std::vector<K> v(static_cast<std::size_t>(n));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16), [&](const auto& r) {
+  parallel_chunks(n, 1 << 16, [&](const index_range& r) {
     for (std::int64_t i = r.begin(); i < r.end(); ++i) {
       U o = static_cast<U>(splitmix(seed * 0x100000001B3ull + static_cast<std::uint64_t>(i)));
       if (bits > 0 && bits < static_cast<int>(sizeof(U) * 8)) o = static_cast<U>(o & ((U{1} << bits) - 1));
@@ -86,7 +87,7 @@ std::vector<K> random_keys(std::int64_t n, std::uint64_t seed, int bits) {
 template <class V>
 std::vector<V> index_vals(std::int64_t n) {
   std::vector<V> v(static_cast<std::size_t>(n));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16), [&](const auto& r) {
+  parallel_chunks(n, 1 << 16, [&](const index_range& r) {
     for (std::int64_t i = r.begin(); i < r.end(); ++i) {
       V x{};
       std::memcpy(&x, &i, std::min(sizeof(V), sizeof(i)));
