@@ -14,13 +14,29 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "scankit/cpu/scan.hpp"
 #include "scankit/ops.hpp"
+#include "scankit/types.hpp"
 
 namespace scankit::test {
+
+/// Every (element type, operator) pair the library supports, for parametrised tests.
+inline std::vector<std::tuple<dtype, op_kind>> supported_combinations() {
+  std::vector<std::tuple<dtype, op_kind>> v;
+  for (dtype t : all_dtypes)
+    for (op_kind o : all_op_kinds)
+      if (supported(t, o)) v.emplace_back(t, o);
+  return v;
+}
+
+/// GoogleTest name of such a pair: "<type>_<op>".
+inline std::string combination_name(const ::testing::TestParamInfo<std::tuple<dtype, op_kind>>& info) {
+  return std::string(name(std::get<0>(info.param))) + "_" + std::string(name(std::get<1>(info.param)));
+}
 
 /// Seed for this process: fresh each run (printed by the test so a failure can be replayed
 /// with SCANKIT_TEST_SEED=...).

@@ -86,19 +86,8 @@ TEST_P(OpsIdentity, IsNeutralOnBothSides) {
   });
 }
 
-std::vector<std::tuple<dtype, op_kind>> supported_combinations() {
-  std::vector<std::tuple<dtype, op_kind>> v;
-  for (dtype t : all_dtypes)
-    for (op_kind o : all_op_kinds)
-      if (supported(t, o)) v.emplace_back(t, o);
-  return v;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllSupported, OpsIdentity, ::testing::ValuesIn(supported_combinations()),
-                         [](const auto& info) {
-                           return std::string(name(std::get<0>(info.param))) + "_" +
-                                  std::string(name(std::get<1>(info.param)));
-                         });
+INSTANTIATE_TEST_SUITE_P(AllSupported, OpsIdentity, ::testing::ValuesIn(test::supported_combinations()),
+                         test::combination_name);
 
 TEST(Ops, IdentityValues) {
   EXPECT_EQ(sum<int>::identity(), 0);
