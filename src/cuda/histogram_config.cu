@@ -30,6 +30,17 @@ int floor_pow2(std::int64_t x) {
 // L1/shared memory to the loads.
 constexpr std::int64_t per_warp_budget = 8 * 1024;
 
+// One 32-bit sub-histogram per lane, interleaved (bin b of lane l at word b * 32 + l), while
+// the 32 copies take at most this much shared memory per block (256 bins and the trash slot
+// take 32.1 KiB). A warp's 32 shared atomics then always hit 32 different banks, where in a
+// per-warp copy the random bins of 32 lanes collide on a few banks and a skewed input's lanes
+// pile onto one address. Above it the rows layout keeps the footprint small. Only for 1- and
+// 2-byte samples (8 to 16 atomics per 16-byte vector, where the atomics limit): measured on the
+// H100 (2026-11-21), 1 GiB of uint8 in 256 bins took 0.375 ms per lane against 0.461 ms with
+// 4 per-warp copies (CUB 0.497 ms); 2^28 uint32 in 64 bins took 0.372 ms per lane against 0.359
+// ms with one copy per block, which already reads at the memory's speed.
+constexpr std::int64_t per_lane_budget = 40 * 1024;
+
 }  // namespace
 
 std::string histogram_plan::describe() const {
@@ -40,6 +51,9 @@ std::string histogram_plan::describe() const {
     case strategy::shared32:
       s = copies == 1 ? "one 32-bit shared histogram per block"
                       : std::to_string(copies) + " 32-bit shared sub-histograms per block (per warp)";
+      break;
+    case strategy::shared32_lanes:
+      s = "32 interleaved 32-bit shared sub-histograms per block (per lane)";
       break;
     case strategy::shared16: s = "16-bit shared counters, flushed at 2^15"; break;
   }
@@ -52,7 +66,6 @@ std::string histogram_plan::describe() const {
 
 histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
                               const histogram_options& opts) {
-  (void)sample_bytes;  // every strategy reads 16-byte vectors whatever the sample size
   const char* where = "scankit::cuda::histogram";
   scankit::detail::check_bins(num_bins, where);
   const int b = opts.block_size;
@@ -87,7 +100,9 @@ histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
       break;
     case histogram_algorithm::adaptive: {
       const std::size_t bytes16 = static_cast<std::size_t>((num_bins + 2) / 2) * 4;
-      if (static_cast<std::int64_t>(bytes32) * 2 <= per_warp_budget) {
+      if (sample_bytes <= 2 && static_cast<std::int64_t>(bytes32) * 32 <= per_lane_budget) {
+        p = {strategy::shared32_lanes, vectors, 32, b ? b : 512, bytes32 * 32};
+      } else if (static_cast<std::int64_t>(bytes32) * 2 <= per_warp_budget) {
         const int block = b ? b : 512;
         const int copies = std::min(floor_pow2(block / 32), floor_pow2(per_warp_budget / static_cast<std::int64_t>(bytes32)));
         p = {strategy::shared32, vectors, copies, block, bytes32 * copies};

@@ -61,7 +61,11 @@ static std::string describe_lookback_tuning() {
   return std::to_string(ItemBytes) + "-byte items: " + std::to_string(tu.block_size) +
          " threads x (" + std::to_string(in_registers) + " in registers + " +
          std::to_string(staged) + " staged in shared memory) " + (vec ? "16-byte vectors" : "items") +
-         " = " + std::to_string(tile) + " items per tile; one launch up to " +
+         " = " + std::to_string(tile) + " items per tile" +
+         (staged ? " from " + std::to_string(detail::decoupled_lookback::staged_from_items(tu.staged_from_items)) +
+                       " items (" + std::to_string(tu.block_size * in_registers * v) + " below, registers only)"
+                 : std::string()) +
+         "; one launch up to " +
          std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
          std::to_string(tu.backoff_ns) + " ns";
 }

@@ -79,11 +79,14 @@ void run_plan(const histogram_plan& p, const T* in, std::int64_t n, const Bins& 
         break;
       }
       case strategy::shared32:
+      case strategy::shared32_lanes:
       case strategy::shared16: {
-        auto k = p.kind == strategy::shared16        ? shared_kernel<T, C, Bins, true, agg::vectors>
-                 : p.aggregate == aggregation::runs    ? shared_kernel<T, C, Bins, false, agg::runs>
-                 : p.aggregate == aggregation::vectors ? shared_kernel<T, C, Bins, false, agg::vectors>
-                                                       : shared_kernel<T, C, Bins, false, agg::none>;
+        using L = shared_layout;
+        auto k = p.kind == strategy::shared16         ? shared_kernel<T, C, Bins, L::narrow16, agg::vectors>
+                 : p.kind == strategy::shared32_lanes ? shared_kernel<T, C, Bins, L::lanes, agg::vectors>
+                 : p.aggregate == aggregation::runs    ? shared_kernel<T, C, Bins, L::rows, agg::runs>
+                 : p.aggregate == aggregation::vectors ? shared_kernel<T, C, Bins, L::rows, agg::vectors>
+                                                       : shared_kernel<T, C, Bins, L::rows, agg::none>;
         const int grid = std::min(resident_grid(k, p.block_size, p.shared_bytes), std::max(wanted, 1));
         const int tiles_per_round =
             std::max(1, shared16_round_samples / (p.block_size * unroll * vec<T>));

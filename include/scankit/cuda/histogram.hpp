@@ -67,6 +67,7 @@ struct histogram_plan {
     global_blocked,   // global atomics, contiguous sections
     global_strided,   // global atomics, grid-stride
     shared32,         // `copies` 32-bit sub-histograms per block in shared memory
+    shared32_lanes,   // 32 interleaved 32-bit sub-histograms per block, one per lane
     shared16,         // one 16-bit histogram per block, counters flushed before they overflow
   } kind = strategy::global_strided;
   enum class aggregation {

@@ -24,6 +24,8 @@
 // reader never sees a value without its flag, and wider items still cost one round trip.
 #pragma once
 
+#include <cstdlib>
+
 #include "scankit/cuda/detail/tile_scan.cuh"
 
 namespace scankit::cuda::detail::decoupled_lookback {
@@ -37,6 +39,7 @@ struct tuning {
   int staged_vectors_per_thread;  // through shared memory (cp.async), vector path only
   int single_block_tiles;         // inputs of at most this many tiles take the one-launch path
   unsigned backoff_ns;
+  std::int64_t staged_from_items;  // smaller inputs use register-only tiles (more, smaller tiles)
 };
 /// Why these numbers (H100, 2^28 int32 sum, tools/experiments/lookback_tuning.cu):
 /// - Without the look-back the same tile kernel runs at 98% of the copy; with it, 81%. Timing
@@ -57,11 +60,30 @@ struct tuning {
 /// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
-  if constexpr (ItemBytes <= 4) return {256, 8, 4, 1, 32};
+  // Staged tiles from 2^27 items (4-byte) and 2^23 (8-byte): `tools/gpu-check tune-scan`
+  // (H100, 2026-11-21) had register-only tiles faster up to 2^26 int32 (0.2339 against 0.2375 ms
+  // at 2^26; 13-22% faster at 2^14-2^19) and staged ones from 2^27 (0.4530 against 0.4579 ms);
+  // for int64 the crossing lies between 2^22 and 2^23 (at 2^28: 1.75 against 2.30 ms).
+  if constexpr (ItemBytes <= 4) return {256, 8, 4, 1, 32, std::int64_t{1} << 27};
   // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
   // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
   // spilled, 78%; 6 + 8, 77%).
-  return {256, 4, 8, 1, 32};
+  return {256, 4, 8, 1, 32, std::int64_t{1} << 23};
+}
+
+/// Where the staged tile starts: the tuning's staged_from_items, or the environment variable
+/// SCANKIT_LOOKBACK_STAGED_FROM (items; for tuning runs: 0 always stages, a huge value never).
+/// The staged tile is 1.5x bigger, which pays where tiles are plentiful (the look-back's wait
+/// is hidden behind more bytes per tile) and costs parallelism where they are few.
+inline std::int64_t staged_from_items(std::int64_t tuned) {
+  static const std::int64_t from_env = [] {
+    const char* e = std::getenv("SCANKIT_LOOKBACK_STAGED_FROM");
+    if (e == nullptr || *e == '\0') return std::int64_t{-1};
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    return *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : std::int64_t{-1};
+  }();
+  return from_env >= 0 ? from_env : tuned;
 }
 
 inline constexpr int default_block_size = 256;
@@ -346,13 +368,11 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
   return bytes;
 }
 
-template <int V, bool Vec, class T, class Op>
+/// R vectors (or items) per thread in registers and S staged through shared memory.
+template <int R, int S, int V, bool Vec, class T, class Op>
 void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
             arena& ws, int block, cudaStream_t s) {
   constexpr tuning tu = tuning_of<T>();
-  // Without 16-byte vectors nothing is staged; the registers hold that many items instead.
-  constexpr int R = Vec ? tu.vectors_per_thread : tu.vectors_per_thread + tu.staged_vectors_per_thread;
-  constexpr int S = Vec ? tu.staged_vectors_per_thread : 0;
   const bool exclusive = kind == scan_kind::exclusive;
   const std::int64_t tile_items = static_cast<std::int64_t>(R + S) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
@@ -383,8 +403,19 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     if (d_total) store_value(d_total, init, s);
     return;
   }
+  constexpr tuning tu = tuning_of<T>();
   tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
-    launch<V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+    if constexpr (Vec) {
+      constexpr int R = tu.vectors_per_thread, S = tu.staged_vectors_per_thread;
+      if (n >= staged_from_items(tu.staged_from_items))
+        launch<R, S, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+      else
+        launch<R, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+    } else {
+      // Without 16-byte vectors nothing is staged; the registers hold that many items instead.
+      constexpr int R = tu.vectors_per_thread + tu.staged_vectors_per_thread;
+      launch<R, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+    }
   });
 }
 

@@ -119,14 +119,18 @@ struct global_sink {
   }
 };
 
-template <bool MaySkip>
+/// BinStride 1: h is this warp's sub-histogram (num_bins counters and the trash slot, in a
+/// row). BinStride 32: h is this lane's column of the per-lane sub-histograms, whose counter
+/// for bin b lies at b * 32 + lane: lane l always hits bank l, so a warp's 32 adds never
+/// conflict on a bank whatever bins they fall in (uniform or skewed).
+template <bool MaySkip, int BinStride>
 struct shared32_sink {
-  unsigned* h;     // this warp's sub-histogram: num_bins counters and the trash slot
+  unsigned* h;
   unsigned trash;  // = num_bins
   __device__ __forceinline__ void operator()(int b, unsigned k) const {
     const auto ub = static_cast<unsigned>(b);
-    if constexpr (MaySkip) atomicAdd(h + (ub < trash ? ub : trash), k);
-    else atomicAdd(h + ub, k);
+    const unsigned bin = !MaySkip || ub < trash ? ub : trash;
+    atomicAdd(h + bin * BinStride, k);
   }
 };
 
@@ -233,19 +237,26 @@ __global__ void global_kernel(const T* in, std::int64_t n, Bins bins, C* counts)
   flush(run, sink);
 }
 
+/// How a block lays out its shared counters.
+enum class shared_layout {
+  rows,     // `copies` 32-bit sub-histograms one after another; warp w uses copy w % copies
+  lanes,    // 32 interleaved 32-bit sub-histograms, one per lane (bin b of lane l at b * 32 + l)
+  narrow16  // one 16-bit histogram (two counters per word), flushed at 2^15
+};
+
 /// Shared-memory privatization. The block walks tiles of blockDim * unroll vectors
 /// (grid-stride over tiles, so the loop is uniform across the block), counts into its
 /// shared histogram(s), then adds every non-zero shared counter to the global one.
-///   Wide16 == false: `copies` 32-bit sub-histograms, warp w uses copy w % copies.
-///   Wide16 == true:  one 16-bit histogram (two counters per word) with a flush point (a
-///                    barrier, runs flushed first) every `tiles_per_round` tiles.
-template <class T, class C, class Bins, bool Narrow16, agg A>
+/// narrow16 has a flush point (a barrier, runs flushed first) every `tiles_per_round` tiles.
+template <class T, class C, class Bins, shared_layout Layout, agg A>
 __global__ void __launch_bounds__(1024)
     shared_kernel(const T* in, std::int64_t n, Bins bins, C* counts, int num_bins, int copies,
                   int tiles_per_round) {
+  constexpr bool Narrow16 = Layout == shared_layout::narrow16;
+  constexpr bool Lanes = Layout == shared_layout::lanes;
   extern __shared__ unsigned smem[];
   const int slots = num_bins + 1;  // the bins and the trash slot
-  const int words = Narrow16 ? (slots + 1) / 2 : slots * copies;
+  const int words = Narrow16 ? (slots + 1) / 2 : slots * (Lanes ? 32 : copies);
   for (int i = threadIdx.x; i < words; i += blockDim.x) smem[i] = 0;
   __syncthreads();
 
@@ -282,17 +293,28 @@ __global__ void __launch_bounds__(1024)
   const auto trash = static_cast<unsigned>(num_bins);
   constexpr bool may_skip_ = scankit::may_skip<Bins>();
   if constexpr (Narrow16) body(shared16_sink<C, may_skip_>{smem, counts, trash});
-  else body(shared32_sink<may_skip_>{smem + (threadIdx.x / 32 % copies) * slots, trash});
+  else if constexpr (Lanes) body(shared32_sink<may_skip_, 32>{smem + threadIdx.x % 32, trash});
+  else body(shared32_sink<may_skip_, 1>{smem + (threadIdx.x / 32 % copies) * slots, trash});
   __syncthreads();
 
-  for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
-    unsigned total = 0;
-    if constexpr (Narrow16) {
-      total = (smem[b >> 1] >> ((b & 1) * 16)) & 0xFFFFu;
-    } else {
-      for (int c = 0; c < copies; ++c) total += smem[c * slots + b];
+  if constexpr (Lanes) {  // warp w sums bins w, w + warps, ...: lane l reads its own bank
+    const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    for (int b = threadIdx.x / 32; b < num_bins; b += warps) {
+      unsigned total = smem[b * 32 + lane];
+#pragma unroll
+      for (int d = 16; d > 0; d /= 2) total += __shfl_xor_sync(0xFFFFFFFFu, total, d);
+      if (lane == 0 && total) global_add(counts + b, total);
     }
-    if (total) global_add(counts + b, total);
+  } else {
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
+      unsigned total = 0;
+      if constexpr (Narrow16) {
+        total = (smem[b >> 1] >> ((b & 1) * 16)) & 0xFFFFu;
+      } else {
+        for (int c = 0; c < copies; ++c) total += smem[c * slots + b];
+      }
+      if (total) global_add(counts + b, total);
+    }
   }
 }
 
