@@ -30,6 +30,7 @@ struct sort_bench_options : sort_common_options {
 struct sort_sweep_options : sort_common_options {
   int min_log = 10, max_log = 30;
   std::string out;  // prefix; default sweep-sort-<type>
+  bool no_plot = false;  // skip tools/plot_sort.py
 };
 
 struct sort_verify_options {

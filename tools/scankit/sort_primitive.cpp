@@ -83,8 +83,11 @@ class sort_primitive final : public primitive {
         ->check(CLI::Range(0, 34))
         ->capture_default_str();
     add_common(*app, sweep_);
-    app->add_option("--out", sweep_.out, "Output prefix: PREFIX.json and PREFIX.csv (default sweep-sort-<type>)")
+    app->add_option("--out", sweep_.out,
+                    "Output prefix: PREFIX.json, PREFIX.csv and (via tools/plot_sort.py) PREFIX.png "
+                    "(default sweep-sort-<type>)")
         ->type_name("PREFIX");
+    app->add_flag("--no-plot", sweep_.no_plot, "Do not run tools/plot_sort.py");
     app->callback([this, &action] {
       check_common(sweep_);
       if (sweep_.min_log > sweep_.max_log) throw CLI::ValidationError("--min-log", "must not exceed --max-log");
