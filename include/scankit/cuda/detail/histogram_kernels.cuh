@@ -171,7 +171,9 @@ enum class agg { none, runs, vectors };
 template <class Sink>
 __device__ __forceinline__ void extend_run(run_state& run, int b, unsigned k, const Sink& sink) {
   if (b != run.bin) {
-    sink(run.bin, run.count);  // (run.bin is -1 with count 0 at first: a no-op add)
+    // Not at first (bin -1, count 0): a sink that never skips takes -1 as a real bin, and
+    // adding 0 there would still touch a counter far outside the array.
+    if (run.count > 0) sink(run.bin, run.count);
     run.bin = b;
     run.count = k;
   } else {
