@@ -11,6 +11,7 @@ radix sort with k passes sits at best near 1/k of it.
 
 import argparse
 import json
+import math
 import sys
 
 try:
@@ -27,7 +28,7 @@ except ImportError:  # pragma: no cover - environment problem, reported plainly
 def pow2_label(v, _pos=None):
     if v <= 0:
         return ""
-    e = round(__import__("math").log2(v))
+    e = round(math.log2(v))
     return f"$2^{{{e}}}$" if abs(2**e - v) < 1e-9 * v else ""
 
 
@@ -79,7 +80,6 @@ def main():
     fig.tight_layout()
     out = a.out or a.json.rsplit(".", 1)[0] + ".png"
     fig.savefig(out, dpi=110)
-    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -459,11 +459,8 @@ int run_histogram_sweep(const histogram_sweep_options& o) {
   write_file(prefix + ".json", j.dump(2) + "\n");
   write_file(prefix + ".csv", csv);
   std::cout << "wrote " << prefix << ".json, " << prefix << ".csv\n";
-  if (!o.no_plot) {
-    const int rc = run_python_script(tool_script_path("plot_histogram.py"), {"--sweep", prefix + ".json", "--out", prefix + ".png"});
-    if (rc == 0) std::cout << "wrote " << prefix << ".png\n";
-    else std::cerr << "note: the plot script failed (exit " << rc << "); the JSON and CSV are written\n";
-  }
+  if (!o.no_plot)
+    draw_sweep_plot("plot_histogram.py", {"--sweep", prefix + ".json", "--out", prefix + ".png"}, prefix + ".png");
   return ok ? 0 : 1;
 }
 

@@ -442,11 +442,7 @@ int run_sort_sweep(const sort_sweep_options& o) {
   write_file(prefix + ".json", j.dump(2));
   write_file(prefix + ".csv", csv);
   std::cout << "wrote " << prefix << ".json, " << prefix << ".csv\n";
-  if (!o.no_plot) {
-    const int rc = run_python_script(tool_script_path("plot_sort.py"), {prefix + ".json", "--out", prefix + ".png"});
-    if (rc == 0) std::cout << "wrote " << prefix << ".png\n";
-    else std::cerr << "note: the plot script failed (exit " << rc << "); the JSON and CSV are written\n";
-  }
+  if (!o.no_plot) draw_sweep_plot("plot_sort.py", {prefix + ".json", "--out", prefix + ".png"}, prefix + ".png");
   return failed ? 1 : 0;
 }
 

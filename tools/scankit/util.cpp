@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "scankit/error.hpp"
@@ -290,6 +291,13 @@ int run_python_script(const std::string& script, const std::vector<std::string>&
 
 int run_plot_script(const std::string& json_path) {
   return run_python_script(plot_script_path(), {json_path});
+}
+
+void draw_sweep_plot(const std::string& script, const std::vector<std::string>& args, const std::string& png) {
+  std::cout.flush();
+  const int rc = run_python_script(tool_script_path(script), args);
+  if (rc == 0) std::cout << "wrote " << png << "\n";
+  else std::cerr << "note: the plot script " << script << " failed (exit " << rc << "); the JSON and CSV are written\n";
 }
 
 std::string tool_script_path(const std::string& name) {

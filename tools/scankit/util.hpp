@@ -78,6 +78,10 @@ std::string tool_script_path(const std::string& name);
 /// status; throws scankit::error when no interpreter can be started.
 int run_python_script(const std::string& script, const std::vector<std::string>& args);
 
+/// Draws a sweep's plot with tools/<script> (args after the script name), reporting either
+/// "wrote <png>" or a note that the plot failed (the sweep's JSON and CSV stand either way).
+void draw_sweep_plot(const std::string& script, const std::vector<std::string>& args, const std::string& png);
+
 /// The git-free description of this build: version, compiler, build type, CUDA versions.
 std::string version_line();
 
