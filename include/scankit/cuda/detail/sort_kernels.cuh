@@ -120,6 +120,46 @@ __device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/// Experiment switches of the onesweep pass (read from the environment by the host, see
+/// onesweep_switches() in sort.cuh), so one GPU run can compare the variants.
+struct onesweep_variant {
+  bool early_counts = true;  // publish the tile's digit counts before ranking
+  bool window4 = true;       // look back over 4 predecessors per round trip
+};
+
+/// Thread d's look-back for digit d: the sum of the counts of digit d in the tiles before
+/// `tile`, walking back to the nearest tile that published an inclusive prefix. With
+/// `window4`, the words of 4 predecessors are loaded at once (independent loads in flight
+/// together) and then consumed in order, so a walk of k tiles costs about k/4 round trips.
+__device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std::int64_t tile, int d,
+                                                      bool window4) {
+  unsigned exclusive = 0;
+  if (!window4) {
+    for (std::int64_t t = tile - 1;; --t) {
+      unsigned v;
+      while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) __nanosleep(32);
+      exclusive += v & count_mask;
+      if ((v & ~count_mask) == status_prefix) return exclusive;
+    }
+  }
+  constexpr int W = 4;
+  for (std::int64_t t = tile - 1;; t -= W) {
+    unsigned v[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k)  // tile 0 always publishes a prefix, so t - k < 0 is never used
+      v[k] = t - k >= 0 ? load_relaxed_u32(state + (t - k) * radix + d) : status_prefix;
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      while ((v[k] >> 30) == 0) {
+        __nanosleep(32);
+        v[k] = load_relaxed_u32(state + (t - k) * radix + d);
+      }
+      exclusive += v[k] & count_mask;
+      if ((v[k] & ~count_mask) == status_prefix) return exclusive;
+    }
+  }
+}
+
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
 ///   state:     portion tiles x 256 look-back words, zeroed; tile_counter zeroed.
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
@@ -129,7 +169,7 @@ __global__ void __launch_bounds__(256)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
-                unsigned long long* base_out) {
+                unsigned long long* base_out, onesweep_variant variant) {
   using ts = tile_sort<Kind, U, V, Items>;
   if (!pl->active[pass]) return;
   const U* src = buf.keys[pl->src[pass]];
@@ -151,25 +191,37 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   ts::load(src, tile_begin, tile_n, key, valid);
 #pragma unroll
   for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
+
+  // Thread d: this tile's count of digit d goes out as an aggregate as soon as it is known
+  // (tile 0's is already its inclusive prefix). With early counts that is before the
+  // ranking: a shared-memory histogram of the tile (one atomic per key) publishes while the
+  // ranking runs, so successors looking back rarely wait for this tile's aggregate.
+  // (The histogram borrows the ranking's digit_start, which the ranking writes only after
+  //  barriers that follow every thread's read of its count below.)
+  unsigned* early = s.rank.digit_start;
+  if (variant.early_counts) {
+    if (threadIdx.x < radix) early[threadIdx.x] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (valid[j]) atomicAdd(&early[digit[j]], 1u);
+    __syncthreads();
+    if (threadIdx.x < radix)
+      store_relaxed_u32(state + tile * radix + threadIdx.x, (tile == 0 ? status_prefix : status_aggregate) | early[threadIdx.x]);
+  }
   const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
 
-  // Thread d: this tile's count of digit d goes out at once (as an aggregate), then the
-  // thread walks back over earlier tiles' words for digit d, adding aggregates until it
-  // meets an inclusive prefix, and publishes its own inclusive prefix.
+  // Then the thread walks back over earlier tiles' words for digit d, adding aggregates until
+  // it meets an inclusive prefix, and publishes its own inclusive prefix.
   if (threadIdx.x < radix) {
     const int d = threadIdx.x;
     unsigned* word = state + tile * radix + d;
     unsigned exclusive = 0;
     if (tile == 0) {
-      store_relaxed_u32(word, status_prefix | count);
+      if (!variant.early_counts) store_relaxed_u32(word, status_prefix | count);
     } else {
-      store_relaxed_u32(word, status_aggregate | count);
-      for (std::int64_t t = tile - 1;; --t) {
-        unsigned v;
-        while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) __nanosleep(32);
-        exclusive += v & count_mask;
-        if ((v & ~count_mask) == status_prefix) break;
-      }
+      if (!variant.early_counts) store_relaxed_u32(word, status_aggregate | count);
+      exclusive = onesweep_lookback(state, tile, d, variant.window4);
       store_relaxed_u32(word, status_prefix | (exclusive + count));
     }
     const unsigned long long start = base_in[d] + exclusive;
