@@ -30,6 +30,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -92,9 +93,22 @@ void check_sort_args(const K* keys, const V* values, bool with_values, std::int6
   if (with_values) scankit::detail::check_pointer(values, n, "values", where);
 }
 
+/// Whether passes count their digits during the previous scatter (SCANKIT_CPU_SORT_FUSED_COUNTS=1).
+/// Off by default: on a 2-core VM it measured 20% slower (2^23 uint32: ~118 against ~98 ms), the
+/// extra digit and count per item costing more than the saved read; it is meant for many-core
+/// hosts where the sort is memory-bound, and waits for a measurement there.
+inline bool fused_counts_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("SCANKIT_CPU_SORT_FUSED_COUNTS");
+    return e != nullptr && e[0] == '1' && e[1] == '\0';
+  }();
+  return on;
+}
+
 /// The radix sort proper; values may be nullptr (keys only).
 template <class K, class V>
-void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where) {
+void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
+                bool fused_counts = fused_counts_enabled()) {
   const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
   if (n < 2 || begin == end) return;
   using U = typename radix_traits<K>::bits_t;
@@ -103,7 +117,13 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
 
   const int workers = n < (std::int64_t{1} << 16) ? 1 : std::max(1, tbb::this_task_arena::max_concurrency());
   const std::int64_t chunks = std::min<std::int64_t>(workers, n);
-  auto chunk_begin = [&](std::int64_t c) { return n * c / chunks; };
+  // Chunk c of a pass is [bounds[c], bounds[c + 1]); even slices unless the previous pass
+  // aligned them to its digit runs (below).
+  std::vector<std::int64_t> bounds(static_cast<std::size_t>(chunks + 1));
+  auto even_bounds = [&] {
+    for (std::int64_t c = 0; c <= chunks; ++c) bounds[static_cast<std::size_t>(c)] = n * c / chunks;
+  };
+  even_bounds();
   auto for_chunks = [&](auto&& f) {
     if (chunks == 1) {
       f(std::int64_t{0});
@@ -119,19 +139,23 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), region.template get_body<0>(),
                       tbb::simple_partitioner());
   };
+  auto lo = [&](std::int64_t c) { return bounds[static_cast<std::size_t>(c)]; };
+  auto hi = [&](std::int64_t c) { return bounds[static_cast<std::size_t>(c + 1)]; };
 
   // counts[c][p][d]: digit d of pass p in chunk c, all passes from one read.
   std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * passes * radix), 0);
   auto count_at = [&](std::int64_t c, int p) { return counts.data() + (c * passes + p) * radix; };
   for_chunks([&](std::int64_t c) {
     std::vector<std::int64_t> local(static_cast<std::size_t>(passes * radix), 0);
-    for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i)
+    for (std::int64_t i = lo(c), e = hi(c); i < e; ++i)
       for (int p = 0; p < passes; ++p) ++local[static_cast<std::size_t>(p * radix) + digit(keys[i], p)];
     std::copy(local.begin(), local.end(), count_at(c, 0));
   });
   std::vector<int> active;
+  std::vector<std::array<std::int64_t, radix>> totals(static_cast<std::size_t>(passes));
   for (int p = 0; p < passes; ++p) {
-    std::array<std::int64_t, radix> total{};
+    auto& total = totals[static_cast<std::size_t>(p)];
+    total.fill(0);
     for (std::int64_t c = 0; c < chunks; ++c)
       for (int d = 0; d < radix; ++d) total[d] += count_at(c, p)[d];
     if (*std::max_element(total.begin(), total.end()) < n) active.push_back(p);
@@ -144,18 +168,16 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
   K* dst_k = key_tmp.get();
   V* src_v = values;
   V* dst_v = val_tmp.get();
+  // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
   std::vector<std::int64_t> hist(static_cast<std::size_t>(chunks * radix));
+  for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, active[0]), radix, hist.data() + c * radix);
+  // Next pass's counts from the scatter (see next_chunk_of below): next_counts[worker][c'][d'].
+  std::vector<std::int64_t> next_counts;
+  std::array<std::int32_t, radix> next_chunk_of{};
+  std::vector<std::int64_t> next_bounds(static_cast<std::size_t>(chunks + 1));
   for (std::size_t a = 0; a < active.size(); ++a) {
     const int p = active[a];
-    if (a == 0) {
-      for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, p), radix, hist.data() + c * radix);
-    } else {
-      for_chunks([&](std::int64_t c) {
-        std::array<std::int64_t, radix> h{};
-        for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i) ++h[digit(src_k[i], p)];
-        std::copy(h.begin(), h.end(), hist.data() + c * radix);
-      });
-    }
+    const int q = a + 1 < active.size() ? active[a + 1] : -1;
     // Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every
     // item of a smaller digit and after the items of digit d in earlier chunks.
     std::int64_t run = 0;
@@ -165,11 +187,49 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
         hist[static_cast<std::size_t>(c * radix + d)] = run;
         run += k;
       }
+    // The next pass's chunks, aligned to this pass's digit runs: the output holds digit 0's
+    // items (from every chunk), then digit 1's, ..., so a chunk made of whole digits d in
+    // [first, last) is one contiguous slice, and the scatter, which knows each item's digit
+    // of this pass and of the next, can count the next pass's per-chunk histograms as it
+    // goes. That saves the next pass a read of the whole array to count them. Where the
+    // digits are too uneven to split into near-equal slices (a skewed input), the next pass
+    // counts on even slices instead.
+    bool fused = false;
+    if (q >= 0) {
+      const auto& total = totals[static_cast<std::size_t>(p)];
+      const std::int64_t target = (n + chunks - 1) / chunks;
+      std::int64_t c = 0, at = 0, largest = 0, slice_begin = 0;
+      next_bounds[0] = 0;
+      for (int d = 0; d < radix; ++d) {
+        next_chunk_of[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(c);
+        at += total[static_cast<std::size_t>(d)];
+        // Close the slice once it reaches its share of the items (the last one takes the rest).
+        if (c + 1 < chunks && at >= (c + 1) * target) {
+          largest = std::max(largest, at - slice_begin);
+          next_bounds[static_cast<std::size_t>(++c)] = at;
+          slice_begin = at;
+        }
+      }
+      largest = std::max(largest, n - slice_begin);
+      for (std::int64_t r = c + 1; r <= chunks; ++r) next_bounds[static_cast<std::size_t>(r)] = n;
+      fused = fused_counts && largest <= target + target / 2 && chunks <= 64;  // (64: small tables)
+      if (fused) next_counts.assign(static_cast<std::size_t>(chunks * chunks * radix), 0);
+    }
     for_chunks([&](std::int64_t c) {
       std::array<std::int64_t, radix> off;
       std::copy_n(hist.data() + c * radix, radix, off.begin());
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
-      if (src_v) {
+      const std::int64_t b = lo(c), e = hi(c);
+      if (fused) {
+        std::int64_t* next = next_counts.data() + c * chunks * radix;
+        for (std::int64_t i = b; i < e; ++i) {
+          const K k = src_k[i];
+          const unsigned d = digit(k, p);
+          const std::int64_t o = off[d]++;
+          dst_k[o] = k;
+          if (src_v) dst_v[o] = src_v[i];
+          ++next[next_chunk_of[d] * radix + digit(k, q)];
+        }
+      } else if (src_v) {
         for (std::int64_t i = b; i < e; ++i) {
           const std::int64_t o = off[digit(src_k[i], p)]++;
           dst_k[o] = src_k[i];
@@ -181,10 +241,26 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     });
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
+    if (q < 0) break;
+    if (fused) {
+      bounds = next_bounds;
+      std::fill(hist.begin(), hist.end(), 0);
+      for (std::int64_t w = 0; w < chunks; ++w)
+        for (std::int64_t i = 0; i < chunks * radix; ++i)
+          hist[static_cast<std::size_t>(i)] += next_counts[static_cast<std::size_t>(w * chunks * radix + i)];
+    } else {
+      even_bounds();
+      for_chunks([&](std::int64_t c) {
+        std::array<std::int64_t, radix> h{};
+        for (std::int64_t i = lo(c), e = hi(c); i < e; ++i) ++h[digit(src_k[i], q)];
+        std::copy(h.begin(), h.end(), hist.data() + c * radix);
+      });
+    }
   }
   if (src_k != keys) {  // an odd number of passes: the result is in the scratch buffers
+    even_bounds();
     for_chunks([&](std::int64_t c) {
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
+      const std::int64_t b = lo(c), e = hi(c);
       std::memcpy(keys + b, src_k + b, static_cast<std::size_t>(e - b) * sizeof(K));
       if (values) std::memcpy(values + b, src_v + b, static_cast<std::size_t>(e - b) * sizeof(V));
     });
