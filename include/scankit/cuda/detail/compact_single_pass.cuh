@@ -271,6 +271,17 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
 }
 
+/// Experiment (not yet measured): SCANKIT_COMPACT_FOUR_BLOCKS=1 asks the medium tile for 4
+/// resident blocks per SM instead of 3 (64 registers: ptxas spills 124-240 bytes per thread
+/// in the uint32 select kernel), for more loads in flight per SM.
+inline bool four_blocks_per_sm() {
+  static const bool on = [] {
+    const char* e = std::getenv("SCANKIT_COMPACT_FOUR_BLOCKS");
+    return e != nullptr && e[0] == '1' && e[1] == '\0';
+  }();
+  return on;
+}
+
 template <class Sel>
 void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
          const outputs<typename Sel::item_type>& out, arena& ws, int block, compact_tile tile, cudaStream_t s) {
@@ -278,7 +289,9 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   constexpr int R = vectors_per_thread<T>();
   switch (resolve_tile(tile, n, Sel::reads_items ? sizeof(T) : 0)) {
     case compact_tile::small: return launch<(R > 1 ? R / 2 : 1), 4>(in, n, sel, out, ws, block, s);
-    default: return launch<R, 3>(in, n, sel, out, ws, block, s);
+    default:
+      if (four_blocks_per_sm()) return launch<R, 4>(in, n, sel, out, ws, block, s);
+      return launch<R, 3>(in, n, sel, out, ws, block, s);
   }
 }
 
