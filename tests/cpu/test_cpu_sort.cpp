@@ -103,37 +103,45 @@ TYPED_TEST(CpuSort, ArgsortPermutes) {
 }
 
 // Many chunks, whatever this machine's core count (13 and 16 workers), against the serial
-// reference, with and without fused counts: with them every pass after the first counts its
-// digits during the previous scatter, over chunks aligned to that pass's digit runs, unless
-// the runs are too uneven (skewed keys), when it counts again over even chunks; the patterns
-// below take both ways.
+// reference, with the scatter's write-combining on and off. The arrays start on an
+// allocation or one item past it (`shift`), so the 64-byte output lines fall differently
+// against the caller's array and the scratch buffer, and against each (chunk, digit) range.
 template <class K, class V>
-void check_chunked(std::int64_t n, key_pattern p, const sort_options& opts, bool fused) {
+void check_chunked(std::int64_t n, key_pattern p, const sort_options& opts, bool write_combining, int shift) {
   SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p) << ", value bytes " << sizeof(V)
-                                    << (fused ? ", fused counts" : ""));
-  auto keys = make_keys<K>(n, p);
-  auto vals = index_values<V>(n);
+                                    << (write_combining ? ", write-combining" : ", plain scatter")
+                                    << ", shift " << shift);
+  auto keys = make_keys<K>(n + shift, p);
+  auto vals = index_values<V>(n + shift);
   auto want_k = keys;
   auto want_v = vals;
-  cpu::sort_pairs_serial(want_k.data(), want_v.data(), n, opts);
-  cpu::detail::radix_sort(keys.data(), vals.data(), n, opts, "test", fused);
+  cpu::sort_pairs_serial(want_k.data() + shift, want_v.data() + shift, n, opts);
+  cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", write_combining);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(bitwise_equal(want_v, vals));
+  // Keys only: the other scatter loop.
+  auto only = make_keys<K>(n + shift, p);
+  auto want_only = only;
+  cpu::sort_keys_serial(want_only.data() + shift, n, opts);
+  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", write_combining);
+  ASSERT_TRUE(bitwise_equal(want_only, only));
 }
 
-TEST(CpuSortChunks, DigitAlignedChunksAndTheirFallback) {
+TEST(CpuSortChunks, ManyChunksWithAndWithoutWriteCombining) {
   for (int workers : {13, 16}) {
     tbb::task_arena arena(workers);
     arena.execute([&] {
       SCOPED_TRACE(::testing::Message() << workers << " workers");
-      for (bool fused : {false, true})
-        for (auto p : {key_pattern::random, key_pattern::few_distinct, key_pattern::sorted, key_pattern::special}) {
-          check_chunked<std::uint32_t, std::uint32_t>(300007, p, {}, fused);
-          check_chunked<std::uint64_t, std::uint64_t>(200003, p, {.descending = true}, fused);
-          check_chunked<float, value16>(100003, p, {}, fused);
-          // Narrow keys: only the low digits vary, the top passes are skipped.
-          check_chunked<std::uint32_t, std::uint32_t>(150001, p, {.begin_bit = 0, .end_bit = 20}, fused);
-        }
+      for (bool wc : {true, false})
+        for (int shift : {0, 1})
+          for (auto p : {key_pattern::random, key_pattern::few_distinct, key_pattern::sorted, key_pattern::special}) {
+            check_chunked<std::uint32_t, std::uint32_t>(300007, p, {}, wc, shift);
+            check_chunked<std::uint64_t, std::uint64_t>(200003, p, {.descending = true}, wc, shift);
+            check_chunked<float, value16>(100003, p, {}, wc, shift);
+            check_chunked<std::uint16_t, double>(70001, p, {}, wc, shift);
+            // Narrow keys: only the low digits vary, the top passes are skipped.
+            check_chunked<std::uint32_t, std::uint32_t>(150001, p, {.begin_bit = 0, .end_bit = 20}, wc, shift);
+          }
     });
   }
 }

@@ -375,6 +375,16 @@ TEST_P(CudaCompact, TileSizes) {
   }
 }
 
+// More tiles than resident blocks: with SCANKIT_COMPACT_PREFETCH=1 each block loops over
+// several tiles (prefetching the next), and the sizes end in a partial tile, which is loaded
+// directly instead of prefetched.
+TEST_P(CudaCompact, ManyTilesPerBlock) {
+  tile_ = skc::compact_tile::medium;
+  every_op<std::uint32_t>({5000011}, {pattern::random4, pattern::alternating});
+  every_op<std::uint64_t>({3000017}, {pattern::runs});
+  every_op<float>({(std::int64_t{1} << 23) + 1}, {pattern::random4});
+}
+
 TEST_P(CudaCompact, ThresholdPredicates) {
   const std::int64_t n = quick_mode() ? 50001 : 3000017;
   const auto in = sk::test::random_values<float>(n);

@@ -20,9 +20,16 @@
 //     and each chunk scatters its items in order into them: one read and one write per item
 //     and pass. Reading each chunk in order and writing each (digit, chunk) range in order is
 //     what makes the sort stable.
+//   * The scatter writes through software write-combining (line_writer): items go to a
+//     64-byte line buffer per digit (16 KiB for 256 digits, so it stays in L1) and each line,
+//     once whole, goes to memory with non-temporal stores. A plain scatter writes 256 streams
+//     per thread one item at a time: every new output line is first read from DRAM (the
+//     write-allocate) and the store buffer fills with those misses; full-line streaming
+//     stores skip the read. Serially on the 2-core CI VM it halved the scatter (2^25 uint32:
+//     ~125 against ~70 ms a pass). (Buffers copied out with ordinary stores, tried earlier,
+//     measured slower on the 16-core host: 406 against 345 ms at 2^27: they keep the read.)
+//     Lines at the edges of a (chunk, digit) range are written item by item.
 //   * Results end in the caller's array (a final parallel copy when the pass count is odd).
-//   (Per-digit write-combining buffers, 64-byte lines copied out when full, were tried and
-//   measured slower on the 16-core H100 host: 406 ms against 345 ms at 2^27 uint32 keys.)
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
 #pragma once
 
@@ -38,6 +45,13 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
@@ -51,18 +65,37 @@ namespace scankit::cpu {
 
 namespace detail {
 
-/// Uninitialised storage for n trivially copyable T (values need not be default constructible).
+/// Uninitialised storage for n trivially copyable T (values need not be default constructible),
+/// on a 64-byte boundary so that the scatter's output lines start with the array. Buffers of
+/// 4 MiB and more start on a 2 MiB boundary and ask Linux for transparent huge pages: the
+/// scatter writes 256 streams per thread, far apart, and 4 KiB pages would cost a TLB miss on
+/// almost every output line.
 template <class T>
 struct raw_buffer {
+  static constexpr std::size_t huge_page = std::size_t{2} << 20;
+  std::size_t alignment;
   struct free_fn {
-    void operator()(T* p) const noexcept { ::operator delete(p, std::align_val_t(alignof(T))); }
+    std::size_t alignment;
+    void operator()(T* p) const noexcept { ::operator delete(p, std::align_val_t(alignment)); }
   };
   std::unique_ptr<T, free_fn> p;
   explicit raw_buffer(std::int64_t n)
-      : p(n > 0 ? static_cast<T*>(::operator new(static_cast<std::size_t>(n) * sizeof(T),
-                                                 std::align_val_t(alignof(T))))
-                : nullptr) {}
+      : alignment(static_cast<std::size_t>(n) * sizeof(T) >= 2 * huge_page ? huge_page
+                  : alignof(T) > 64                                        ? alignof(T)
+                                                                           : 64),
+        p(allocate(n, alignment), free_fn{alignment}) {}
   T* get() const { return p.get(); }
+
+ private:
+  static T* allocate(std::int64_t n, std::size_t alignment) {
+    if (n <= 0) return nullptr;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+    void* m = ::operator new(bytes, std::align_val_t(alignment));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (alignment == huge_page) ::madvise(m, bytes & ~(huge_page - 1), MADV_HUGEPAGE);  // a hint
+#endif
+    return static_cast<T*>(m);
+  }
 };
 
 inline constexpr int radix_bits = 8;
@@ -75,14 +108,25 @@ struct digit_fn {
   using U = typename radix_traits<K>::bits_t;
   U flip;  // all ones for descending
   int begin, end;
-  unsigned operator()(K k, int pass) const {
-    U b;
-    std::memcpy(&b, &k, sizeof(K));
-    const U o = static_cast<U>(radix_traits<K>::map::to(b) ^ flip);
-    const int shift = begin + pass * radix_bits;
+  /// The digit of one pass, as a small value the loops keep in registers (a loop that calls
+  /// operator() below re-reads the members after every store through a char pointer, as the
+  /// write-combining's are: that made its scatter 1.7x slower).
+  struct of_pass {
+    U flip;
+    int shift;
+    unsigned mask;
+    unsigned operator()(K k) const {
+      U b;
+      std::memcpy(&b, &k, sizeof(K));
+      return static_cast<unsigned>(static_cast<U>(radix_traits<K>::map::to(b) ^ flip) >> shift) & mask;
+    }
+  };
+  of_pass pass(int p) const {
+    const int shift = begin + p * radix_bits;
     const int width = std::min(radix_bits, end - shift);
-    return static_cast<unsigned>(o >> shift) & ((1u << width) - 1u);
+    return {flip, shift, (1u << width) - 1u};
   }
+  unsigned operator()(K k, int p) const { return pass(p)(k); }
 };
 
 template <class K, class V>
@@ -93,22 +137,74 @@ void check_sort_args(const K* keys, const V* values, bool with_values, std::int6
   if (with_values) scankit::detail::check_pointer(values, n, "values", where);
 }
 
-/// Whether passes count their digits during the previous scatter (SCANKIT_CPU_SORT_FUSED_COUNTS=1).
-/// Off by default: on a 2-core VM it measured 20% slower (2^23 uint32: ~118 against ~98 ms), the
-/// extra digit and count per item costing more than the saved read; it is meant for many-core
-/// hosts where the sort is memory-bound, and waits for a measurement there.
-inline bool fused_counts_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("SCANKIT_CPU_SORT_FUSED_COUNTS");
-    return e != nullptr && e[0] == '1' && e[1] == '\0';
-  }();
-  return on;
-}
+/// Software write-combining for one output array of the scatter (see the design notes).
+/// put(d, p, x) writes x to dst[p], p being the next slot of digit d's range (which began at
+/// first[d]); finish() writes what is left in the buffers. Lines are 64 bytes of the address
+/// space, so a full line lies in one writer's range and no other thread writes to it.
+template <class T>
+class line_writer {
+ public:
+  static constexpr int line_items = static_cast<int>(64 / sizeof(T));
+  /// Whether a scatter into dst can go through a line_writer<T>.
+  static bool usable(const T* dst) {
+    return 64 % sizeof(T) == 0 && reinterpret_cast<std::uintptr_t>(dst) % sizeof(T) == 0;
+  }
+  line_writer(T* dst, const std::int64_t* first)
+      : dst_(dst), base_(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T)), lines_(new line[radix]) {
+    std::copy_n(first, radix, first_.begin());
+  }
+  void put(unsigned d, std::int64_t p, const T& x) {
+    const int slot = static_cast<int>((base_ + static_cast<std::uintptr_t>(p)) % line_items);
+    std::memcpy(lines_[d].bytes + slot * sizeof(T), &x, sizeof(T));
+    if (slot != line_items - 1) return;
+    const std::int64_t start = p - (line_items - 1);
+    if (start >= first_[d]) stream(dst_ + start, lines_[d].bytes);
+    else copy_out(d, first_[d], p + 1);  // the range's first line is partly another's
+  }
+  /// Writes the partial last line of each digit; `end[d]` is one past digit d's last slot.
+  void finish(const std::int64_t* end) {
+    for (unsigned d = 0; d < radix; ++d) {
+      const std::int64_t p = end[d];
+      const std::int64_t line_start = p - static_cast<std::int64_t>((base_ + static_cast<std::uintptr_t>(p)) % line_items);
+      copy_out(d, std::max(line_start, first_[d]), p);
+    }
+#if defined(__SSE2__)
+    _mm_sfence();  // streaming stores are weakly ordered: drain them before the pass ends
+#endif
+  }
+
+ private:
+  struct alignas(64) line {
+    unsigned char bytes[64];
+  };
+  void copy_out(unsigned d, std::int64_t from, std::int64_t to) {
+    for (std::int64_t q = from; q < to; ++q) {
+      const int slot = static_cast<int>((base_ + static_cast<std::uintptr_t>(q)) % line_items);
+      std::memcpy(static_cast<void*>(dst_ + q), lines_[d].bytes + slot * sizeof(T), sizeof(T));
+    }
+  }
+  static void stream(T* to, const unsigned char* from) {
+#if defined(__SSE2__)
+    auto* o = reinterpret_cast<__m128i*>(to);
+    const auto* i = reinterpret_cast<const __m128i*>(from);
+    _mm_stream_si128(o, _mm_load_si128(i));
+    _mm_stream_si128(o + 1, _mm_load_si128(i + 1));
+    _mm_stream_si128(o + 2, _mm_load_si128(i + 2));
+    _mm_stream_si128(o + 3, _mm_load_si128(i + 3));
+#else
+    std::memcpy(static_cast<void*>(to), from, 64);
+#endif
+  }
+  T* dst_;
+  std::uintptr_t base_;  // dst's address in items: slot of item p = (base_ + p) % line_items
+  std::unique_ptr<line[]> lines_;
+  std::array<std::int64_t, radix> first_;
+};
 
 /// The radix sort proper; values may be nullptr (keys only).
 template <class K, class V>
 void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
-                bool fused_counts = fused_counts_enabled()) {
+                bool write_combining = true) {
   const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
   if (n < 2 || begin == end) return;
   using U = typename radix_traits<K>::bits_t;
@@ -117,13 +213,9 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
 
   const int workers = n < (std::int64_t{1} << 16) ? 1 : std::max(1, tbb::this_task_arena::max_concurrency());
   const std::int64_t chunks = std::min<std::int64_t>(workers, n);
-  // Chunk c of a pass is [bounds[c], bounds[c + 1]); even slices unless the previous pass
-  // aligned them to its digit runs (below).
+  // Chunk c of a pass is [bounds[c], bounds[c + 1]), even slices.
   std::vector<std::int64_t> bounds(static_cast<std::size_t>(chunks + 1));
-  auto even_bounds = [&] {
-    for (std::int64_t c = 0; c <= chunks; ++c) bounds[static_cast<std::size_t>(c)] = n * c / chunks;
-  };
-  even_bounds();
+  for (std::int64_t c = 0; c <= chunks; ++c) bounds[static_cast<std::size_t>(c)] = n * c / chunks;
   auto for_chunks = [&](auto&& f) {
     if (chunks == 1) {
       f(std::int64_t{0});
@@ -145,17 +237,20 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
   // counts[c][p][d]: digit d of pass p in chunk c, all passes from one read.
   std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * passes * radix), 0);
   auto count_at = [&](std::int64_t c, int p) { return counts.data() + (c * passes + p) * radix; };
+  std::array<typename digit_fn<K>::of_pass, sizeof(K)> digit_of{};  // at most one pass per byte
+  for (int p = 0; p < passes; ++p) digit_of[static_cast<std::size_t>(p)] = digit.pass(p);
   for_chunks([&](std::int64_t c) {
     std::vector<std::int64_t> local(static_cast<std::size_t>(passes * radix), 0);
+    const auto dp = digit_of;
+    const K* const k = keys;
+    std::int64_t* const h = local.data();
     for (std::int64_t i = lo(c), e = hi(c); i < e; ++i)
-      for (int p = 0; p < passes; ++p) ++local[static_cast<std::size_t>(p * radix) + digit(keys[i], p)];
+      for (int p = 0; p < passes; ++p) ++h[p * radix + static_cast<int>(dp[static_cast<std::size_t>(p)](k[i]))];
     std::copy(local.begin(), local.end(), count_at(c, 0));
   });
   std::vector<int> active;
-  std::vector<std::array<std::int64_t, radix>> totals(static_cast<std::size_t>(passes));
   for (int p = 0; p < passes; ++p) {
-    auto& total = totals[static_cast<std::size_t>(p)];
-    total.fill(0);
+    std::array<std::int64_t, radix> total{};
     for (std::int64_t c = 0; c < chunks; ++c)
       for (int d = 0; d < radix; ++d) total[d] += count_at(c, p)[d];
     if (*std::max_element(total.begin(), total.end()) < n) active.push_back(p);
@@ -171,10 +266,6 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
   // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
   std::vector<std::int64_t> hist(static_cast<std::size_t>(chunks * radix));
   for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, active[0]), radix, hist.data() + c * radix);
-  // Next pass's counts from the scatter (see next_chunk_of below): next_counts[worker][c'][d'].
-  std::vector<std::int64_t> next_counts;
-  std::array<std::int32_t, radix> next_chunk_of{};
-  std::vector<std::int64_t> next_bounds(static_cast<std::size_t>(chunks + 1));
   for (std::size_t a = 0; a < active.size(); ++a) {
     const int p = active[a];
     const int q = a + 1 < active.size() ? active[a + 1] : -1;
@@ -187,78 +278,60 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
         hist[static_cast<std::size_t>(c * radix + d)] = run;
         run += k;
       }
-    // The next pass's chunks, aligned to this pass's digit runs: the output holds digit 0's
-    // items (from every chunk), then digit 1's, ..., so a chunk made of whole digits d in
-    // [first, last) is one contiguous slice, and the scatter, which knows each item's digit
-    // of this pass and of the next, can count the next pass's per-chunk histograms as it
-    // goes. That saves the next pass a read of the whole array to count them. Where the
-    // digits are too uneven to split into near-equal slices (a skewed input), the next pass
-    // counts on even slices instead.
-    bool fused = false;
-    if (q >= 0) {
-      const auto& total = totals[static_cast<std::size_t>(p)];
-      const std::int64_t target = (n + chunks - 1) / chunks;
-      std::int64_t c = 0, at = 0, largest = 0, slice_begin = 0;
-      next_bounds[0] = 0;
-      for (int d = 0; d < radix; ++d) {
-        next_chunk_of[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(c);
-        at += total[static_cast<std::size_t>(d)];
-        // Close the slice once it reaches its share of the items (the last one takes the rest).
-        if (c + 1 < chunks && at >= (c + 1) * target) {
-          largest = std::max(largest, at - slice_begin);
-          next_bounds[static_cast<std::size_t>(++c)] = at;
-          slice_begin = at;
-        }
-      }
-      largest = std::max(largest, n - slice_begin);
-      for (std::int64_t r = c + 1; r <= chunks; ++r) next_bounds[static_cast<std::size_t>(r)] = n;
-      fused = fused_counts && largest <= target + target / 2 && chunks <= 64;  // (64: small tables)
-      if (fused) next_counts.assign(static_cast<std::size_t>(chunks * chunks * radix), 0);
-    }
+    const bool combine_keys = write_combining && line_writer<K>::usable(dst_k);
+    const bool combine_values = src_v != nullptr && write_combining && line_writer<V>::usable(dst_v);
+    const auto digit_p = digit.pass(p);
     for_chunks([&](std::int64_t c) {
       std::array<std::int64_t, radix> off;
       std::copy_n(hist.data() + c * radix, radix, off.begin());
       const std::int64_t b = lo(c), e = hi(c);
-      if (fused) {
-        std::int64_t* next = next_counts.data() + c * chunks * radix;
+      const K* const sk = src_k;
+      const V* const sv = src_v;
+      if (sv == nullptr && combine_keys) {
+        line_writer<K> wk(dst_k, off.data());
         for (std::int64_t i = b; i < e; ++i) {
-          const K k = src_k[i];
-          const unsigned d = digit(k, p);
-          const std::int64_t o = off[d]++;
-          dst_k[o] = k;
-          if (src_v) dst_v[o] = src_v[i];
-          ++next[next_chunk_of[d] * radix + digit(k, q)];
+          const K k = sk[i];
+          const unsigned d = digit_p(k);
+          wk.put(d, off[d]++, k);
         }
-      } else if (src_v) {
+        wk.finish(off.data());
+      } else if (sv != nullptr && combine_keys && combine_values) {
+        line_writer<K> wk(dst_k, off.data());
+        line_writer<V> wv(dst_v, off.data());
         for (std::int64_t i = b; i < e; ++i) {
-          const std::int64_t o = off[digit(src_k[i], p)]++;
-          dst_k[o] = src_k[i];
-          dst_v[o] = src_v[i];
+          const K k = sk[i];
+          const unsigned d = digit_p(k);
+          const std::int64_t o = off[d]++;
+          wk.put(d, o, k);
+          wv.put(d, o, sv[i]);
+        }
+        wk.finish(off.data());
+        wv.finish(off.data());
+      } else if (sv != nullptr) {
+        K* const dk = dst_k;
+        V* const dv = dst_v;
+        for (std::int64_t i = b; i < e; ++i) {
+          const std::int64_t o = off[digit_p(sk[i])]++;
+          dk[o] = sk[i];
+          dv[o] = sv[i];
         }
       } else {
-        for (std::int64_t i = b; i < e; ++i) dst_k[off[digit(src_k[i], p)]++] = src_k[i];
+        K* const dk = dst_k;
+        for (std::int64_t i = b; i < e; ++i) dk[off[digit_p(sk[i])]++] = sk[i];
       }
     });
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
     if (q < 0) break;
-    if (fused) {
-      bounds = next_bounds;
-      std::fill(hist.begin(), hist.end(), 0);
-      for (std::int64_t w = 0; w < chunks; ++w)
-        for (std::int64_t i = 0; i < chunks * radix; ++i)
-          hist[static_cast<std::size_t>(i)] += next_counts[static_cast<std::size_t>(w * chunks * radix + i)];
-    } else {
-      even_bounds();
-      for_chunks([&](std::int64_t c) {
-        std::array<std::int64_t, radix> h{};
-        for (std::int64_t i = lo(c), e = hi(c); i < e; ++i) ++h[digit(src_k[i], q)];
-        std::copy(h.begin(), h.end(), hist.data() + c * radix);
-      });
-    }
+    const auto digit_q = digit.pass(q);
+    for_chunks([&](std::int64_t c) {
+      std::array<std::int64_t, radix> h{};
+      const K* const sk = src_k;
+      for (std::int64_t i = lo(c), e = hi(c); i < e; ++i) ++h[digit_q(sk[i])];
+      std::copy(h.begin(), h.end(), hist.data() + c * radix);
+    });
   }
   if (src_k != keys) {  // an odd number of passes: the result is in the scratch buffers
-    even_bounds();
     for_chunks([&](std::int64_t c) {
       const std::int64_t b = lo(c), e = hi(c);
       std::memcpy(keys + b, src_k + b, static_cast<std::size_t>(e - b) * sizeof(K));

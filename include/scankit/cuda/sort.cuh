@@ -6,7 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/cuda/detail/sort_kernels.cuh"
@@ -85,23 +84,6 @@ void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, cudaSt
   SCANKIT_LAUNCH_CHECK("radix::final_copy_kernel");
 }
 
-/// The onesweep variant to run: the defaults, or for tuning runs the environment variables
-/// SCANKIT_SORT_EARLY_COUNTS and SCANKIT_SORT_LOOKBACK_WINDOW4 (0 or 1 each).
-inline onesweep_variant onesweep_switches() {
-  static const onesweep_variant v = [] {
-    auto flag = [](const char* name, bool dflt) {
-      const char* e = std::getenv(name);
-      if (e == nullptr || (e[0] != '0' && e[0] != '1') || e[1] != '\0') return dflt;
-      return e[0] == '1';
-    };
-    onesweep_variant r;
-    r.early_counts = flag("SCANKIT_SORT_EARLY_COUNTS", r.early_counts);
-    r.window4 = flag("SCANKIT_SORT_LOOKBACK_WINDOW4", r.window4);
-    return r;
-  }();
-  return v;
-}
-
 template <key_kind Kind, class U, class V>
 void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                   bool in_place, arena& ws) {
@@ -124,8 +106,7 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
       SCANKIT_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(unsigned) * (state_header_words + tiles * radix), s));
       const unsigned long long* base_in = q == 0 ? hist + p * radix : base + ((q - 1) % 2) * radix;
       onesweep_kernel<Kind, U, V, items><<<static_cast<unsigned>(tiles), 256, 0, s>>>(
-          pl, p, buf, pb, pe, dig, state + state_header_words, state, base_in, base + (q % 2) * radix,
-          onesweep_switches());
+          pl, p, buf, pb, pe, dig, state + state_header_words, state, base_in, base + (q % 2) * radix);
       SCANKIT_LAUNCH_CHECK("radix::onesweep_kernel");
     }
   }

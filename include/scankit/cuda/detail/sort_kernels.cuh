@@ -120,29 +120,15 @@ __device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-/// Experiment switches of the onesweep pass (read from the environment by the host, see
-/// onesweep_switches() in sort.cuh), so one GPU run can compare the variants.
-struct onesweep_variant {
-  bool early_counts = true;  // publish the tile's digit counts before ranking
-  bool window4 = true;       // look back over 4 predecessors per round trip
-};
-
 /// Thread d's look-back for digit d: the sum of the counts of digit d in the tiles before
-/// `tile`, walking back to the nearest tile that published an inclusive prefix. With
-/// `window4`, the words of 4 predecessors are loaded at once (independent loads in flight
-/// together) and then consumed in order, so a walk of k tiles costs about k/4 round trips.
-__device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std::int64_t tile, int d,
-                                                      bool window4) {
-  unsigned exclusive = 0;
-  if (!window4) {
-    for (std::int64_t t = tile - 1;; --t) {
-      unsigned v;
-      while (((v = load_relaxed_u32(state + t * radix + d)) >> 30) == 0) __nanosleep(32);
-      exclusive += v & count_mask;
-      if ((v & ~count_mask) == status_prefix) return exclusive;
-    }
-  }
+/// `tile`, walking back to the nearest tile that published an inclusive prefix. The words of
+/// 4 predecessors are loaded at once (independent loads in flight together) and then consumed
+/// in order, so a walk of k tiles costs about k/4 round trips. (H100, 2026-11-21: 2^28 uint32
+/// keys 9.25 -> 8.76 ms against one word per round trip, with early counts;
+/// docs/results/tune-sort-session4.log.)
+__device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std::int64_t tile, int d) {
   constexpr int W = 4;
+  unsigned exclusive = 0;
   for (std::int64_t t = tile - 1;; t -= W) {
     unsigned v[W];
 #pragma unroll
@@ -169,7 +155,7 @@ __global__ void __launch_bounds__(256)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
-                unsigned long long* base_out, onesweep_variant variant) {
+                unsigned long long* base_out) {
   using ts = tile_sort<Kind, U, V, Items>;
   if (!pl->active[pass]) return;
   const U* src = buf.keys[pl->src[pass]];
@@ -192,23 +178,22 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
 #pragma unroll
   for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
 
-  // Thread d: this tile's count of digit d goes out as an aggregate as soon as it is known
-  // (tile 0's is already its inclusive prefix). With early counts that is before the
-  // ranking: a shared-memory histogram of the tile (one atomic per key) publishes while the
-  // ranking runs, so successors looking back rarely wait for this tile's aggregate.
-  // (The histogram borrows the ranking's digit_start, which the ranking writes only after
-  //  barriers that follow every thread's read of its count below.)
+  // Thread d: this tile's count of digit d goes out as an aggregate before the ranking (tile
+  // 0's is already its inclusive prefix): a shared-memory histogram of the tile (one atomic
+  // per key) publishes while the ranking runs, so successors looking back rarely wait for this
+  // tile's aggregate. (H100, 2026-11-21: 2^28 uint32 keys 9.96 -> 8.76 ms, 64-bit keys
+  // 26.6 -> 22.4 ms, against publishing after the ranking; docs/results/tune-sort-session4.log.)
+  // The histogram borrows the ranking's digit_start, which the ranking writes only after
+  // barriers that follow every thread's read of its count below.
   unsigned* early = s.rank.digit_start;
-  if (variant.early_counts) {
-    if (threadIdx.x < radix) early[threadIdx.x] = 0;
-    __syncthreads();
+  if (threadIdx.x < radix) early[threadIdx.x] = 0;
+  __syncthreads();
 #pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (valid[j]) atomicAdd(&early[digit[j]], 1u);
-    __syncthreads();
-    if (threadIdx.x < radix)
-      store_relaxed_u32(state + tile * radix + threadIdx.x, (tile == 0 ? status_prefix : status_aggregate) | early[threadIdx.x]);
-  }
+  for (int j = 0; j < Items; ++j)
+    if (valid[j]) atomicAdd(&early[digit[j]], 1u);
+  __syncthreads();
+  if (threadIdx.x < radix)
+    store_relaxed_u32(state + tile * radix + threadIdx.x, (tile == 0 ? status_prefix : status_aggregate) | early[threadIdx.x]);
   const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
 
   // Then the thread walks back over earlier tiles' words for digit d, adding aggregates until
@@ -217,11 +202,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     const int d = threadIdx.x;
     unsigned* word = state + tile * radix + d;
     unsigned exclusive = 0;
-    if (tile == 0) {
-      if (!variant.early_counts) store_relaxed_u32(word, status_prefix | count);
-    } else {
-      if (!variant.early_counts) store_relaxed_u32(word, status_aggregate | count);
-      exclusive = onesweep_lookback(state, tile, d, variant.window4);
+    if (tile != 0) {
+      exclusive = onesweep_lookback(state, tile, d);
       store_relaxed_u32(word, status_prefix | (exclusive + count));
     }
     const unsigned long long start = base_in[d] + exclusive;
