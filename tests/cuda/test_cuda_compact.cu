@@ -375,9 +375,9 @@ TEST_P(CudaCompact, TileSizes) {
   }
 }
 
-// More tiles than resident blocks: with SCANKIT_COMPACT_PREFETCH=1 each block loops over
-// several tiles (prefetching the next), and the sizes end in a partial tile, which is loaded
-// directly instead of prefetched.
+// The medium tile over more tiles than fit on the GPU at once (8192-item uint32 tiles, 3
+// blocks on each of 132 SMs), so tiles look back past blocks that have already exited and
+// later blocks start on SMs they freed; every size ends in a partial tile.
 TEST_P(CudaCompact, ManyTilesPerBlock) {
   tile_ = skc::compact_tile::medium;
   every_op<std::uint32_t>({5000011}, {pattern::random4, pattern::alternating});

@@ -17,14 +17,6 @@
 // Staging before the look-back (3 before 4) hides the wait for the predecessors behind
 // useful work.
 //
-// Prefetch (experiment, SCANKIT_COMPACT_PREFETCH=1): the blocks stay resident (one grid of
-// what fits) and loop over tiles. Right after loading its tile a block takes the id of its
-// next tile and copies that tile into shared memory asynchronously (cp.async), so the loads of
-// the next tile are in flight through steps 2-5 of this one. Without it, an SM's loads stop
-// while its blocks scan, look back and write: at 1% selected, 2^28 uint32 ran at 1.5 TB/s of
-// reads (0.705 ms, CUB 0.525 ms). A block only waits on tiles with smaller ids, each held by
-// a running block whose own waits are on still smaller ids, so the loop cannot deadlock.
-//
 // Look-back. A first version used the classic scheme (one status word per tile; a tile sums
 // its predecessors' aggregates back to the nearest inclusive prefix, 32 at a time). On the
 // H100 it ran at 58% of a copy: with ~400 tiles resident, the nearest prefix is usually
@@ -36,9 +28,6 @@
 // of 32. A tile waits only for recent aggregates, never for a chain of prefixes. Counts
 // are integers, so the result is exact and deterministic either way.
 #pragma once
-
-#include <algorithm>
-#include <cstdlib>
 
 #include "scankit/cuda/detail/compact_select.cuh"
 #include "scankit/cuda/detail/decoupled_lookback.cuh"  // relaxed loads and stores
@@ -95,30 +84,23 @@ __device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, co
   for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
 }
 
-template <int R, int MinBlocks, int V, bool Prefetch, class Sel>
+template <int R, int MinBlocks, int V, class Sel>
 __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
                        unsigned long long* tile_counter, bool vec, bool vec_out) {
   using T = typename Sel::item_type;
-  static_assert(!Prefetch || (Sel::reads_items && V * sizeof(T) == 16), "prefetch copies 16-byte vectors");
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ tile::scan_storage<int, R> scan_smem;
-  __shared__ std::int64_t tile_id_s[2];  // this tile, the next (prefetch)
+  __shared__ std::int64_t tile_id_s;
   __shared__ count_t level_sums[decoupled_lookback::max_levels];
   const int tid = threadIdx.x;
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
-  const std::int64_t tiles = (n + tile_items - 1) / tile_items;
-  // Prefetch: the next tile's vectors, each thread's own at the slots of the tile layout.
-  uint4* next_vectors = reinterpret_cast<uint4*>(
-      stage_raw + stage_bytes<T>(tile_items, out.items != nullptr, out.indices != nullptr));
-  if (tid == 0) tile_id_s[0] = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
-  std::int64_t t = tile_id_s[0], next_t = tiles;
-  bool prefetched = false;
-  while (t < tiles) {
+  const std::int64_t t = tile_id_s;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
@@ -126,31 +108,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   static_assert(R * V <= 64, "selection mask is 64 bits");
   using mask_t = std::conditional_t<(R * V > 32), unsigned long long, unsigned>;
   T x[R][V];
-  if constexpr (Prefetch) {
-    if (prefetched) {
-      asm volatile("cp.async.wait_all;" ::: "memory");
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const uint4 w = next_vectors[r * B + tid];
-        memcpy(&x[r][0], &w, sizeof(w));
-      }
-    } else if (vec) {
-      tile::load<R, V, true>(in, begin, valid, x, T{});
-    } else {
-      tile::load<R, V, false>(in, begin, valid, x, T{});
-    }
-    // The next tile: its id, and (when it is whole and aligned) its copy into shared memory.
-    if (tid == 0) tile_id_s[1] = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-    __syncthreads();
-    next_t = tile_id_s[1];  // read before the loop's last barrier: thread 0 rewrites it after
-    const std::int64_t next_begin = next_t * tile_items;
-    prefetched = vec && next_t < tiles && n - next_begin >= tile_items;
-    if (prefetched) {
-#pragma unroll
-      for (int r = 0; r < R; ++r)
-        decoupled_lookback::copy_async_16(&next_vectors[r * B + tid], in + next_begin + (r * B + tid) * V);
-    }
-  } else if constexpr (Sel::reads_items) {
+  if constexpr (Sel::reads_items) {
     if constexpr (V * sizeof(T) == 16) {
       if (vec) tile::load<R, V, true>(in, begin, valid, x, T{});
       else tile::load<R, V, false>(in, begin, valid, x, T{});
@@ -251,7 +209,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
   //    a partition's rejected ones after all selected items (reversed: from the end down).
   const std::int64_t rejected_before = begin - before;
   const int rejected = partition ? static_cast<int>(valid) - selected : 0;
-  bool written = false;
   if constexpr (Sel::reads_items && V > 1 && sizeof(T) >= 4) {
     if (out.items && vec_out && !out.indices) {
       write_run<V>(out.items, before, selected, stage_items, 0, false);
@@ -259,27 +216,20 @@ __global__ void __launch_bounds__(256, MinBlocks)
         write_run<V>(out.items, n - rejected_before - rejected, rejected, stage_items, selected + rejected - 1, true);
       else if (out.mode == layout::partition_original)
         write_run<V>(out.items, *out.selected_total + rejected_before, rejected, stage_items, selected, false);
-      written = true;
+      return;
     }
   }
-  if (!written) {
-    const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
-    const int to_write = selected + rejected;
-    for (int k = tid; k < to_write; k += static_cast<int>(B)) {
-      std::int64_t dst;
-      if (k < selected) dst = before + k;
-      else if (out.mode == layout::partition_reversed) dst = n - 1 - (rejected_before + (k - selected));
-      else dst = total + rejected_before + (k - selected);
-      if constexpr (Sel::reads_items) {
-        if (out.items) out.items[dst] = stage_items[k];
-      }
-      if (out.indices) out.indices[dst] = begin + stage_pos[k];
+  const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
+  const int to_write = selected + rejected;
+  for (int k = tid; k < to_write; k += static_cast<int>(B)) {
+    std::int64_t dst;
+    if (k < selected) dst = before + k;
+    else if (out.mode == layout::partition_reversed) dst = n - 1 - (rejected_before + (k - selected));
+    else dst = total + rejected_before + (k - selected);
+    if constexpr (Sel::reads_items) {
+      if (out.items) out.items[dst] = stage_items[k];
     }
-  }
-  if constexpr (!Prefetch) return;  // one tile per block
-  // The next tile reuses the staging area, the scan's storage, level_sums and tile_id_s.
-  __syncthreads();
-  t = next_t;
+    if (out.indices) out.indices[dst] = begin + stage_pos[k];
   }
 }
 
@@ -299,18 +249,8 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
                                             static_cast<int>(bytes)));
 }
 
-/// Whether the medium tile prefetches its next tile (SCANKIT_COMPACT_PREFETCH=1; experiment).
-inline bool prefetch_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("SCANKIT_COMPACT_PREFETCH");
-    return e != nullptr && e[0] == '1' && e[1] == '\0';
-  }();
-  return on;
-}
-
-/// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM); with
-/// Prefetch, as many blocks as stay resident, each looping over tiles.
-template <int R, int MinBlocks, bool Prefetch, class Sel>
+/// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
+template <int R, int MinBlocks, class Sel>
 void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
             const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
   using T = typename Sel::item_type;
@@ -324,19 +264,10 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
-  const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr) +
-                           (Prefetch ? static_cast<std::size_t>(tile_items) * sizeof(T) : 0);
-  auto kernel = single_pass_kernel<R, MinBlocks, V, Prefetch, Sel>;
+  const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
+  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
-  std::int64_t grid = tiles;
-  if constexpr (Prefetch) {
-    int dev = 0, per_sm = 0, sms = 0;
-    SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
-    SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
-    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    grid = std::min<std::int64_t>(tiles, static_cast<std::int64_t>(std::max(per_sm, 1)) * sms);
-  }
-  kernel<<<static_cast<unsigned>(grid), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
+  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
 }
 
@@ -346,12 +277,8 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   using T = typename Sel::item_type;
   constexpr int R = vectors_per_thread<T>();
   switch (resolve_tile(tile, n, Sel::reads_items ? sizeof(T) : 0)) {
-    case compact_tile::small: return launch<(R > 1 ? R / 2 : 1), 4, false>(in, n, sel, out, ws, block, s);
-    default:
-      if constexpr (Sel::reads_items && tile::vector_items<T>() * sizeof(T) == 16) {
-        if (prefetch_enabled()) return launch<R, 3, true>(in, n, sel, out, ws, block, s);
-      }
-      return launch<R, 3, false>(in, n, sel, out, ws, block, s);  // (4 per SM spilled, 4% slower)
+    case compact_tile::small: return launch<(R > 1 ? R / 2 : 1), 4>(in, n, sel, out, ws, block, s);
+    default: return launch<R, 3>(in, n, sel, out, ws, block, s);
   }
 }
 
