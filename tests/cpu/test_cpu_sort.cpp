@@ -146,6 +146,41 @@ TEST(CpuSortChunks, ManyChunksWithAndWithoutWriteCombining) {
   }
 }
 
+// Values of 32 bytes (two per 64-byte line) go through the write-combining; 40-byte values
+// do not tile a line and take the plain scatter while the keys still combine.
+template <std::size_t Bytes>
+struct wide_value {
+  std::uint64_t index;
+  unsigned char tag[Bytes - sizeof(std::uint64_t)];
+  friend bool operator==(const wide_value&, const wide_value&) = default;
+};
+
+template <std::size_t Bytes>
+void check_wide_values(std::int64_t n) {
+  SCOPED_TRACE(::testing::Message() << Bytes << "-byte values, n = " << n);
+  auto keys = make_keys<std::uint32_t>(n, key_pattern::random);
+  std::vector<wide_value<Bytes>> vals(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto& v = vals[static_cast<std::size_t>(i)];
+    v.index = static_cast<std::uint64_t>(i);
+    for (std::size_t b = 0; b < sizeof(v.tag); ++b) v.tag[b] = static_cast<unsigned char>(i * 31 + static_cast<std::int64_t>(b));
+  }
+  auto want_k = keys;
+  auto want_v = vals;
+  cpu::sort_pairs_serial(want_k.data(), want_v.data(), n, {});
+  cpu::sort_pairs_parallel(keys.data(), vals.data(), n, {});
+  ASSERT_TRUE(bitwise_equal(want_k, keys));
+  ASSERT_TRUE(want_v == vals);
+}
+
+TEST(CpuSortChunks, WideValues) {
+  tbb::task_arena arena(13);
+  arena.execute([] {
+    check_wide_values<32>(100003);
+    check_wide_values<40>(100003);
+  });
+}
+
 TEST(CpuSortOrder, FloatTotalOrderIsDocumentedOrder) {
   using L = std::numeric_limits<float>;
   std::vector<float> k{L::quiet_NaN(), 1.0f, -L::quiet_NaN(), 0.0f, -0.0f, L::infinity(), -L::infinity(), -1.0f};

@@ -144,11 +144,11 @@ void check_sort_args(const K* keys, const V* values, bool with_values, std::int6
 template <class T>
 class line_writer {
  public:
-  static constexpr int line_items = static_cast<int>(64 / sizeof(T));
-  /// Whether a scatter into dst can go through a line_writer<T>.
-  static bool usable(const T* dst) {
-    return 64 % sizeof(T) == 0 && reinterpret_cast<std::uintptr_t>(dst) % sizeof(T) == 0;
-  }
+  static constexpr bool fits = sizeof(T) <= 64 && 64 % sizeof(T) == 0;  // whole items per line
+  static constexpr int line_items = fits ? static_cast<int>(64 / sizeof(T)) : 1;
+  /// Whether a scatter into dst can go through a line_writer<T>: items that tile a line, and
+  /// dst on a multiple of the item size (so that lines start on an item).
+  static bool usable(const T* dst) { return fits && reinterpret_cast<std::uintptr_t>(dst) % sizeof(T) == 0; }
   line_writer(T* dst, const std::int64_t* first)
       : dst_(dst), base_(reinterpret_cast<std::uintptr_t>(dst) / sizeof(T)), lines_(new line[radix]) {
     std::copy_n(first, radix, first_.begin());
