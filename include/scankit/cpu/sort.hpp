@@ -108,9 +108,9 @@ struct digit_fn {
   using U = typename radix_traits<K>::bits_t;
   U flip;  // all ones for descending
   int begin, end;
-  /// The digit of one pass, as a small value the loops keep in registers (a loop that calls
-  /// operator() below re-reads the members after every store through a char pointer, as the
-  /// write-combining's are: that made its scatter 1.7x slower).
+  /// The digit of one pass, as a small value the loops keep in registers (a loop that reads
+  /// the pass and bit range through a reference re-reads them after every store through a
+  /// char pointer, as the write-combining's are: that made its scatter 1.7x slower).
   struct of_pass {
     U flip;
     int shift;
@@ -126,7 +126,6 @@ struct digit_fn {
     const int width = std::min(radix_bits, end - shift);
     return {flip, shift, (1u << width) - 1u};
   }
-  unsigned operator()(K k, int p) const { return pass(p)(k); }
 };
 
 template <class K, class V>
@@ -213,9 +212,7 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
 
   const int workers = n < (std::int64_t{1} << 16) ? 1 : std::max(1, tbb::this_task_arena::max_concurrency());
   const std::int64_t chunks = std::min<std::int64_t>(workers, n);
-  // Chunk c of a pass is [bounds[c], bounds[c + 1]), even slices.
-  std::vector<std::int64_t> bounds(static_cast<std::size_t>(chunks + 1));
-  for (std::int64_t c = 0; c <= chunks; ++c) bounds[static_cast<std::size_t>(c)] = n * c / chunks;
+  auto chunk_begin = [&](std::int64_t c) { return n * c / chunks; };
   auto for_chunks = [&](auto&& f) {
     if (chunks == 1) {
       f(std::int64_t{0});
@@ -231,8 +228,6 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), region.template get_body<0>(),
                       tbb::simple_partitioner());
   };
-  auto lo = [&](std::int64_t c) { return bounds[static_cast<std::size_t>(c)]; };
-  auto hi = [&](std::int64_t c) { return bounds[static_cast<std::size_t>(c + 1)]; };
 
   // counts[c][p][d]: digit d of pass p in chunk c, all passes from one read.
   std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * passes * radix), 0);
@@ -244,7 +239,7 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     const auto dp = digit_of;
     const K* const k = keys;
     std::int64_t* const h = local.data();
-    for (std::int64_t i = lo(c), e = hi(c); i < e; ++i)
+    for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i)
       for (int p = 0; p < passes; ++p) ++h[p * radix + static_cast<int>(dp[static_cast<std::size_t>(p)](k[i]))];
     std::copy(local.begin(), local.end(), count_at(c, 0));
   });
@@ -265,10 +260,19 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
   V* dst_v = val_tmp.get();
   // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
   std::vector<std::int64_t> hist(static_cast<std::size_t>(chunks * radix));
-  for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, active[0]), radix, hist.data() + c * radix);
   for (std::size_t a = 0; a < active.size(); ++a) {
     const int p = active[a];
-    const int q = a + 1 < active.size() ? active[a + 1] : -1;
+    const auto digit_p = digit.pass(p);
+    if (a == 0) {
+      for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, p), radix, hist.data() + c * radix);
+    } else {
+      for_chunks([&](std::int64_t c) {
+        std::array<std::int64_t, radix> h{};
+        const K* const sk = src_k;
+        for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i) ++h[digit_p(sk[i])];
+        std::copy(h.begin(), h.end(), hist.data() + c * radix);
+      });
+    }
     // Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every
     // item of a smaller digit and after the items of digit d in earlier chunks.
     std::int64_t run = 0;
@@ -280,11 +284,10 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
       }
     const bool combine_keys = write_combining && line_writer<K>::usable(dst_k);
     const bool combine_values = src_v != nullptr && write_combining && line_writer<V>::usable(dst_v);
-    const auto digit_p = digit.pass(p);
     for_chunks([&](std::int64_t c) {
       std::array<std::int64_t, radix> off;
       std::copy_n(hist.data() + c * radix, radix, off.begin());
-      const std::int64_t b = lo(c), e = hi(c);
+      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
       const K* const sk = src_k;
       const V* const sv = src_v;
       if (sv == nullptr && combine_keys) {
@@ -322,18 +325,10 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     });
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
-    if (q < 0) break;
-    const auto digit_q = digit.pass(q);
-    for_chunks([&](std::int64_t c) {
-      std::array<std::int64_t, radix> h{};
-      const K* const sk = src_k;
-      for (std::int64_t i = lo(c), e = hi(c); i < e; ++i) ++h[digit_q(sk[i])];
-      std::copy(h.begin(), h.end(), hist.data() + c * radix);
-    });
   }
   if (src_k != keys) {  // an odd number of passes: the result is in the scratch buffers
     for_chunks([&](std::int64_t c) {
-      const std::int64_t b = lo(c), e = hi(c);
+      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
       std::memcpy(keys + b, src_k + b, static_cast<std::size_t>(e - b) * sizeof(K));
       if (values) std::memcpy(values + b, src_v + b, static_cast<std::size_t>(e - b) * sizeof(V));
     });
