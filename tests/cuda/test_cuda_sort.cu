@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/sort_test_util.hpp"
+#include "scankit/cuda/detail/sort_kernels.cuh"
 #include "scankit/cuda/sort.hpp"
 
 namespace scankit::cuda {
@@ -78,10 +79,18 @@ void poison(const dmem& d) {
   if (d.bytes) check(cudaMemset(d.p, 0xA5, d.bytes), "cudaMemset");
 }
 
-std::vector<std::int64_t> sizes_for(std::int64_t tile) {
-  // Tiles are 2048 (16-byte values) or 4096 keys; n <= one tile takes the one-block path.
-  return test_sizes({2048, 4096, tile}, quick() ? 40000 : 1000000, quick() ? 1 : 2,
-                    quick() ? 70000 : 1100000);
+/// onesweep's tile for keys of K and values of `value_bytes` (0: keys only).
+template <class K>
+std::int64_t onesweep_tile(std::size_t value_bytes) {
+  return cuda::detail::radix::onesweep_shape_for(sizeof(K), value_bytes).tile();
+}
+
+template <class K>
+std::vector<std::int64_t> sizes_for() {
+  // The other kernels' tiles are 2048 (16-byte values) or 4096 keys, and n <= that tile takes
+  // the one-block path; onesweep's tile depends on the key and value sizes.
+  return test_sizes({2048, 4096, onesweep_tile<K>(0), onesweep_tile<K>(8)}, quick() ? 40000 : 1000000,
+                    quick() ? 1 : 2, quick() ? 70000 : 1100000);
 }
 
 /// GPU keys-only sort with `alg` against the reference; in_place sorts d_in onto itself.
@@ -138,7 +147,7 @@ class CudaSort : public ::testing::TestWithParam<sort_algorithm> {};
 /// per input and shared by the three algorithms).
 template <class K>
 void keys_every_pattern() {
-  for (auto n : sizes_for(4096))
+  for (auto n : sizes_for<K>())
     for (auto p : all_key_patterns)
       for (bool desc : {false, true}) {
         SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p) << (desc ? ", descending" : ""));
@@ -158,6 +167,8 @@ void keys_every_pattern() {
 template <class K>
 void pairs_stable(sort_algorithm alg) {
   std::vector<std::int64_t> sizes{1, 2, 33, 2047, 2048, 2049, 4095, 4096, 4097, quick() ? 10007 : 100003};
+  for (std::size_t vb : {4, 8, 16})  // onesweep's tile edges with each value size
+    for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1}) sizes.push_back(k);
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
   for (auto n : sizes)
     for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::random})

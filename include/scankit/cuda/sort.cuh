@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/cuda/detail/sort_kernels.cuh"
@@ -37,9 +39,12 @@ inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::si
   const std::size_t plan_bytes = align_up(max_passes * radix * sizeof(unsigned long long)) + align_up(sizeof(plan));
   const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
   switch (a) {
-    case sort_algorithm::onesweep:
+    case sort_algorithm::onesweep: {
+      const std::int64_t ot = onesweep_shape_for(kb, vb).tile();
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
-             align_up(static_cast<std::size_t>(state_header_words + std::min(tiles, portion_tiles(tile)) * radix) * sizeof(unsigned));
+             align_up(static_cast<std::size_t>(state_header_words + std::min(ceil_div(n, ot), portion_tiles(ot)) * radix) *
+                      sizeof(unsigned));
+    }
     case sort_algorithm::lsd_reduce_then_scan:
       return plan_bytes + align_up(static_cast<std::size_t>(radix * tiles) * sizeof(count_t)) +
              scan_workspace_bytes(radix * tiles, sizeof(count_t), scan_cfg);
@@ -84,11 +89,14 @@ void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, cudaSt
   SCANKIT_LAUNCH_CHECK("radix::final_copy_kernel");
 }
 
-template <key_kind Kind, class U, class V>
-void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
-                  bool in_place, arena& ws) {
-  constexpr int items = items_for<U, V>();
-  constexpr std::int64_t tile = 256 * items;
+template <key_kind Kind, class U, class V, onesweep_shape shape>
+void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+                        bool in_place, arena& ws) {
+  constexpr std::int64_t tile = shape.tile();
+  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items>;
+  constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items>);
+  if constexpr (smem > (48u << 10))
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
   auto* hist = ws.take<unsigned long long>(max_passes * radix);
@@ -105,12 +113,26 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
       const std::int64_t tiles = ceil_div(pe - pb, tile);
       SCANKIT_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(unsigned) * (state_header_words + tiles * radix), s));
       const unsigned long long* base_in = q == 0 ? hist + p * radix : base + ((q - 1) % 2) * radix;
-      onesweep_kernel<Kind, U, V, items><<<static_cast<unsigned>(tiles), 256, 0, s>>>(
+      kernel<<<static_cast<unsigned>(tiles), shape.block, smem, s>>>(
           pl, p, buf, pb, pe, dig, state + state_header_words, state, base_in, base + (q % 2) * radix);
       SCANKIT_LAUNCH_CHECK("radix::onesweep_kernel");
     }
   }
   final_copy(pl, buf, n, s);
+}
+
+template <key_kind Kind, class U, class V>
+void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+                  bool in_place, arena& ws) {
+  constexpr std::size_t vb = has_values<V> ? sizeof(V) : 0;
+  // TUNING RUN ONLY (removed after): SCANKIT_ONESWEEP_ITEMS=19 for uint32 keys (same workspace:
+  // fewer tiles).
+  if constexpr (Kind == key_kind::unsigned_int && sizeof(U) == 4 && vb == 0) {
+    const char* e = std::getenv("SCANKIT_ONESWEEP_ITEMS");
+    if (e && std::string(e) == "19")
+      return run_onesweep_shape<Kind, U, V, onesweep_shape{384, 19}>(r, buf, begin, end, passes, in_place, ws);
+  }
+  run_onesweep_shape<Kind, U, V, onesweep_shape_for(sizeof(U), vb)>(r, buf, begin, end, passes, in_place, ws);
 }
 
 template <key_kind Kind, class U, class V>

@@ -132,14 +132,18 @@ __global__ void __launch_bounds__(256, MinBlocks)
       if ((tid & 31) == 0) up[r] = edge[r];
     }
   }
+  // In-tile positions are 32-bit (a tile is far below 2^31 items): 64-bit ones, one per item,
+  // pushed the kernel past its register budget into spills.
+  const int tile_valid = static_cast<int>(valid), threads = static_cast<int>(B);
+  const bool full = valid == tile_items;
   mask_t mask = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      const std::int64_t p = (r * B + tid) * V + j;
+      const int p = (r * threads + tid) * V + j;
       bool s = false;
-      if (p < valid) {
+      if (full || p < tile_valid) {
         if constexpr (!Sel::reads_items) {
           s = sel(begin + p, T{}, T{});
         } else if constexpr (Sel::needs_prev) {
@@ -167,16 +171,17 @@ __global__ void __launch_bounds__(256, MinBlocks)
   unsigned* stage_pos = reinterpret_cast<unsigned*>(
       stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0));
 #pragma unroll
-  for (int r = 0; r < R; ++r)
+  for (int r = 0; r < R; ++r) {
+    const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits
+    if (!partition && mine == 0) continue;  // most vectors at a low selectivity
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      const int p = static_cast<int>((r * B + tid) * V + j);
-      const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits
+      const int p = (r * threads + tid) * V + j;
       const int rank = pre[r] + __popc(mine & ((1u << j) - 1u));  // selected before item p
       const bool s = (mine >> j) & 1u;
       int slot = -1;
       if (s) slot = rank;
-      else if (partition && p < valid) slot = selected + (p - rank);
+      else if (partition && p < tile_valid) slot = selected + (p - rank);
       if (slot >= 0) {
         if constexpr (Sel::reads_items) {
           if (out.items) stage_items[slot] = x[r][j];
@@ -184,6 +189,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
         if (out.indices) stage_pos[slot] = static_cast<unsigned>(p);
       }
     }
+  }
 
   // 4. Look back, one warp per tree level, all levels at once. Warp 0 also publishes the
   //    upper-level entries this tile completes (it is the last tile of an aligned run).

@@ -25,6 +25,13 @@ struct buffers {
   bool index_values;
 };
 
+/// buffers[i] for a runtime i without indexing the array (an indexed kernel parameter is
+/// copied to the stack first).
+template <class P>
+__device__ __forceinline__ P pick(P const (&p)[3], int i) {
+  return i == 0 ? p[0] : i == 1 ? p[1] : p[2];
+}
+
 template <class U>
 struct key_buffers {
   U* keys[3];
@@ -146,73 +153,233 @@ __device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std
   }
 }
 
+/// onesweep's tile: threads per block and keys per thread, by key and value size (printed by
+/// `scankit bench sort --tuning`). Separate from the other kernels' tile_sort: onesweep keeps
+/// only keys and ranks live across its barriers (digits are recomputed, the last tile is
+/// padded instead of carrying valid flags), which makes room for a bigger tile. A tile stays
+/// resident for about the same time whatever its size (it is mostly fixed latency), so keys
+/// resident per SM set the speed: CUB's 384 x 19 tile at 56 registers kept 1.8x more than
+/// our earlier 256 x 16 at 80 (docs/notes/onesweep-gap.md).
+struct onesweep_shape {
+  int block;
+  int items;
+  constexpr int tile() const { return block * items; }
+};
+/// value_bytes 0: keys only.
+constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
+  if (value_bytes >= 16) return {256, 8};
+  if (key_bytes >= 8 || value_bytes >= 8) return {384, 12};
+  return {384, 16};
+}
+
+/// Counts, then ranks, a tile held warp-striped (item j of lane l of warp w is the tile's key
+/// w*32*Items + j*32 + l), stably by one digit:
+///   count():   every warp counts its keys' digits in its own shared-memory row (atomics);
+///              thread d then has the tile's count of digit d, which goes out as the tile's
+///              aggregate at once (successors looking back rarely wait for it).
+///   offsets(): thread d turns its column into each warp's first slot for digit d in the tile
+///              (the digit's start in the tile, from a block scan over digits, plus the
+///              counts of earlier warps).
+///   rank():    per item in order, the lanes holding the same digit find each other with 8
+///              ballots; each takes the row's slot plus the number of equal lanes below it,
+///              and the lowest of them advances the slot. The result is the final position in
+///              the tile sorted by the digit: one pass over the keys, nothing to fix up after.
+template <int Block, int Items>
+struct count_then_rank {
+  static_assert(Block >= radix && Block % 32 == 0, "one thread per digit");
+  static constexpr int warps = Block / 32;
+  struct storage {
+    unsigned slot[warps][radix];  // counts, then each (warp, digit)'s next slot
+    unsigned digit_start[radix];
+    unsigned digit_tot[radix / 32];
+  };
+
+  /// Returns, in thread d < 256, the tile's count of digit d (every key in the tile counted).
+  template <class DigitOf, class U>
+  __device__ __forceinline__ static unsigned count(storage& s, const U (&key)[Items], DigitOf dig) {
+    for (int i = threadIdx.x; i < warps * radix; i += Block) (&s.slot[0][0])[i] = 0;
+    __syncthreads();
+    unsigned* row = s.slot[threadIdx.x >> 5];
+#pragma unroll
+    for (int j = 0; j < Items; ++j) atomicAdd(&row[dig(key[j])], 1u);
+    __syncthreads();
+    unsigned c = 0;
+    if (threadIdx.x < radix)
+#pragma unroll
+      for (int v = 0; v < warps; ++v) c += s.slot[v][threadIdx.x];
+    return c;
+  }
+
+  /// Thread d < 256 passes its count; afterwards s.digit_start[d] is the digit's first slot.
+  __device__ __forceinline__ static void offsets(storage& s, unsigned count) {
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    unsigned incl = 0;
+    if (threadIdx.x < radix) {
+      incl = warp_inclusive_scan(count, [](unsigned a, unsigned b) { return a + b; });
+      if (lane == 31) s.digit_tot[w] = incl;
+    }
+    __syncthreads();
+    if (threadIdx.x < radix) {
+      const int d = threadIdx.x;
+      unsigned at = incl - count;
+      for (int v = 0; v < w; ++v) at += s.digit_tot[v];
+      s.digit_start[d] = at;
+#pragma unroll
+      for (int v = 0; v < warps; ++v) {
+        const unsigned c = s.slot[v][d];
+        s.slot[v][d] = at;
+        at += c;
+      }
+    }
+    __syncthreads();
+  }
+
+  template <class DigitOf, class U>
+  __device__ __forceinline__ static void rank(storage& s, const U (&key)[Items], DigitOf dig,
+                                              unsigned (&rank)[Items]) {
+    unsigned* row = s.slot[threadIdx.x >> 5];
+    const unsigned below = lanemask_lt();
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const unsigned d = dig(key[j]);
+      unsigned peers = 0xffffffffu;
+#pragma unroll
+      for (int b = 0; b < digit_bits; ++b) {
+        const bool bit = (d >> b) & 1u;
+        const unsigned vote = __ballot_sync(0xffffffffu, bit);
+        peers &= bit ? vote : ~vote;
+      }
+      const unsigned before = __popc(peers & below);
+      const unsigned base = row[d];
+      __syncwarp();
+      if (before == 0) row[d] = base + __popc(peers);
+      __syncwarp();
+      rank[j] = base + before;
+    }
+  }
+};
+
+/// onesweep_kernel's shared memory (dynamic: with values it can pass the static 48 KiB).
+template <class U, class V, int Block, int Items>
+struct onesweep_storage {
+  union {
+    typename count_then_rank<Block, Items>::storage rank;  // until the offsets are taken
+    U keys[Block * Items];                                 // then the tile in digit order
+    std::conditional_t<has_values<V>, V, U> values[Block * Items];
+  } u;
+  long long offset[radix];  // global position of the digit's first key minus its tile start
+  unsigned char digit[has_values<V> ? Block * Items : 1];
+};
+
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
 ///   state:     portion tiles x 256 look-back words, zeroed; tile_counter zeroed.
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
 ///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
-template <key_kind Kind, class U, class V, int Items>
-__global__ void __launch_bounds__(256)
+/// The last tile is padded with keys of the pass's highest digit: they rank after every real
+/// key (they come last, and the ranking is stable), so they land past the tile's real keys
+/// and are never stored; only their count is taken off that digit's.
+template <key_kind Kind, class U, class V, int Block, int Items>
+__global__ void __launch_bounds__(Block)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
                 unsigned long long* base_out) {
-  using ts = tile_sort<Kind, U, V, Items>;
-  if (!pl->active[pass]) return;
-  const U* src = buf.keys[pl->src[pass]];
-  U* dst = buf.keys[pl->dst[pass]];
-  __shared__ typename ts::storage s;
+  using ranker = count_then_rank<Block, Items>;
+  constexpr int tile = Block * Items;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto& s = *reinterpret_cast<onesweep_storage<U, V, Block, Items>*>(smem_raw);
   __shared__ unsigned tile_slot;
+  if (!pl->active[pass]) return;
+  const int from = pl->src[pass], to = pl->dst[pass];
+  const U* src = pick(buf.keys, from);
+  U* dst = pick(buf.keys, to);
   // Tiles are handed out in launch order (not blockIdx), so every tile a block waits for
   // in the look-back belongs to a block that is already running.
   if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
   __syncthreads();
-  const std::int64_t tile = tile_slot;
-  const std::int64_t tile_begin = portion_begin + tile * ts::tile;
-  const int tile_n = static_cast<int>(portion_end - tile_begin < ts::tile ? portion_end - tile_begin : ts::tile);
-  const std::int64_t tiles = ceil_div(portion_end - portion_begin, ts::tile);
+  const std::int64_t tile_id = tile_slot;
+  const std::int64_t tile_begin = portion_begin + tile_id * tile;
+  const int tile_n = static_cast<int>(portion_end - tile_begin < tile ? portion_end - tile_begin : tile);
+  const std::int64_t tiles = ceil_div(portion_end - portion_begin, tile);
+  const int lane = threadIdx.x & 31, first = (threadIdx.x >> 5) * 32 * Items + lane;
 
+  // Load, warp-striped (each warp instruction reads 32 consecutive keys).
   U key[Items];
-  bool valid[Items];
-  unsigned digit[Items], rank[Items];
-  ts::load(src, tile_begin, tile_n, key, valid);
+  if (tile_n == tile) {
 #pragma unroll
-  for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
+    for (int j = 0; j < Items; ++j) key[j] = src[tile_begin + first + j * 32];
+  } else {
+    const U pad = ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip));  // the highest digit
+#pragma unroll
+    for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
+  }
+  const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
 
-  // Thread d: this tile's count of digit d goes out as an aggregate before the ranking (tile
-  // 0's is already its inclusive prefix): a shared-memory histogram of the tile (one atomic
-  // per key) publishes while the ranking runs, so successors looking back rarely wait for this
-  // tile's aggregate. (H100, 2026-11-21: 2^28 uint32 keys 9.96 -> 8.76 ms, 64-bit keys
-  // 26.6 -> 22.4 ms, against publishing after the ranking; docs/results/tune-sort-session4.log.)
-  // The histogram borrows the ranking's digit_start, which the ranking writes only after
-  // barriers that follow every thread's read of its count below.
-  unsigned* early = s.rank.digit_start;
-  if (threadIdx.x < radix) early[threadIdx.x] = 0;
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < Items; ++j)
-    if (valid[j]) atomicAdd(&early[digit[j]], 1u);
-  __syncthreads();
+  // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
+  unsigned count = ranker::count(s.u.rank, key, dig);
+  if (threadIdx.x == pad_digit) count -= pads;
   if (threadIdx.x < radix)
-    store_relaxed_u32(state + tile * radix + threadIdx.x, (tile == 0 ? status_prefix : status_aggregate) | early[threadIdx.x]);
-  const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
+    store_relaxed_u32(state + tile_id * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
+  ranker::offsets(s.u.rank, count);
+  unsigned rank[Items];
+  ranker::rank(s.u.rank, key, dig, rank);
 
-  // Then the thread walks back over earlier tiles' words for digit d, adding aggregates until
-  // it meets an inclusive prefix, and publishes its own inclusive prefix.
+  // Values: loaded now so that their round trip overlaps the look-back (into registers, as
+  // every load is then in flight at once).
+  [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
+  if constexpr (has_values<V>) {
+    const V* src_values = pick(buf.values, from);
+    const bool index_values = buf.index_values && from == 0;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int li = first + j * 32;
+      if (li < tile_n) value[j] = index_values ? index_value<V>(tile_begin + li) : src_values[tile_begin + li];
+    }
+  }
+
+  // Thread d walks back over earlier tiles' words for digit d, adding aggregates until it
+  // meets an inclusive prefix, and publishes its own inclusive prefix.
   if (threadIdx.x < radix) {
     const int d = threadIdx.x;
-    unsigned* word = state + tile * radix + d;
     unsigned exclusive = 0;
-    if (tile != 0) {
-      exclusive = onesweep_lookback(state, tile, d);
-      store_relaxed_u32(word, status_prefix | (exclusive + count));
+    if (tile_id != 0) {
+      exclusive = onesweep_lookback(state, tile_id, d);
+      store_relaxed_u32(state + tile_id * radix + d, status_prefix | (exclusive + count));
     }
     const unsigned long long start = base_in[d] + exclusive;
-    s.offset[d] = static_cast<long long>(start) - s.rank.digit_start[d];
-    if (tile == tiles - 1) base_out[d] = start + count;
+    s.offset[d] = static_cast<long long>(start) - s.u.rank.digit_start[d];
+    if (tile_id == tiles - 1) base_out[d] = start + count;
   }
+  __syncthreads();  // the ranking storage is read for the last time above
+
+  // Scatter through shared memory: the tile in digit order, then each key to its digit's
+  // offset plus its position, read in order so that runs of a digit are coalesced stores.
+#pragma unroll
+  for (int j = 0; j < Items; ++j) s.u.keys[rank[j]] = key[j];
   __syncthreads();
-  ts::scatter(s, key, rank, valid, tile_n, dig, dst, buf.values[pl->src[pass]], buf.index_values && pl->src[pass] == 0,
-              tile_begin, buf.values[pl->dst[pass]]);
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = static_cast<int>(threadIdx.x) + j * Block;
+    if (i < tile_n) {
+      const U k = s.u.keys[i];
+      const unsigned d = dig(k);
+      if constexpr (has_values<V>) s.digit[i] = static_cast<unsigned char>(d);
+      dst[s.offset[d] + i] = k;
+    }
+  }
+  if constexpr (has_values<V>) {
+    V* dst_values = pick(buf.values, to);
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (first + j * 32 < tile_n) s.u.values[rank[j]] = value[j];
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * Block;
+      if (i < tile_n) dst_values[s.offset[s.digit[i]] + i] = s.u.values[i];
+    }
+  }
 }
 
 /// In-place sorts with an odd number of active passes end in the alternate buffer.
