@@ -6,8 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/cuda/detail/sort_kernels.cuh"
@@ -93,7 +91,7 @@ template <key_kind Kind, class U, class V, onesweep_shape shape>
 void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                         bool in_place, arena& ws) {
   constexpr std::int64_t tile = shape.tile();
-  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items>;
+  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks>;
   constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items>);
   if constexpr (smem > (48u << 10))
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
@@ -124,15 +122,8 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
 template <key_kind Kind, class U, class V>
 void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                   bool in_place, arena& ws) {
-  constexpr std::size_t vb = has_values<V> ? sizeof(V) : 0;
-  // TUNING RUN ONLY (removed after): SCANKIT_ONESWEEP_ITEMS=19 for uint32 keys (same workspace:
-  // fewer tiles).
-  if constexpr (Kind == key_kind::unsigned_int && sizeof(U) == 4 && vb == 0) {
-    const char* e = std::getenv("SCANKIT_ONESWEEP_ITEMS");
-    if (e && std::string(e) == "19")
-      return run_onesweep_shape<Kind, U, V, onesweep_shape{384, 19}>(r, buf, begin, end, passes, in_place, ws);
-  }
-  run_onesweep_shape<Kind, U, V, onesweep_shape_for(sizeof(U), vb)>(r, buf, begin, end, passes, in_place, ws);
+  run_onesweep_shape<Kind, U, V, onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0)>(r, buf, begin, end, passes,
+                                                                                                 in_place, ws);
 }
 
 template <key_kind Kind, class U, class V>

@@ -163,13 +163,21 @@ __device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std
 struct onesweep_shape {
   int block;
   int items;
+  int min_blocks;  // per SM: the register budget ptxas must meet (without it, it may take more)
   constexpr int tile() const { return block * items; }
 };
-/// value_bytes 0: keys only.
+/// value_bytes 0: keys only. Registers (sm_90, ptxas of CUDA 13.0) set these: keys-only tiles
+/// fit 56 registers, so 3 blocks of 384 threads share an SM (as many resident keys as CUB's
+/// 384 x 19 tiles; a 13th 8-byte or 20th 4-byte key per thread spills); pairs take 75-80.
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
-  if (value_bytes >= 16) return {256, 8};
-  if (key_bytes >= 8 || value_bytes >= 8) return {384, 12};
-  return {384, 16};
+  if (value_bytes >= 16) return {256, 8, 2};
+  if (value_bytes == 0) {
+    if (key_bytes >= 8) return {384, 12, 3};
+    // 1-byte keys spilled at 3 blocks per SM (19 and 16 keys per thread).
+    return key_bytes == 1 ? onesweep_shape{384, 16, 2} : onesweep_shape{384, 19, 3};
+  }
+  if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
+  return {384, 16, 2};
 }
 
 /// Counts, then ranks, a tile held warp-striped (item j of lane l of warp w is the tile's key
@@ -278,8 +286,8 @@ struct onesweep_storage {
 /// The last tile is padded with keys of the pass's highest digit: they rank after every real
 /// key (they come last, and the ranking is stable), so they land past the tile's real keys
 /// and are never stored; only their count is taken off that digit's.
-template <key_kind Kind, class U, class V, int Block, int Items>
-__global__ void __launch_bounds__(Block)
+template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks>
+__global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
                 unsigned* tile_counter, const unsigned long long* base_in,
@@ -303,13 +311,16 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   const std::int64_t tiles = ceil_div(portion_end - portion_begin, tile);
   const int lane = threadIdx.x & 31, first = (threadIdx.x >> 5) * 32 * Items + lane;
 
-  // Load, warp-striped (each warp instruction reads 32 consecutive keys).
+  // Load, warp-striped (each warp instruction reads 32 consecutive keys). (Keeping signed and
+  // float keys as ordered bits between load and store, so that a digit is a shift and a mask,
+  // pushed ptxas past the 56-register budget into spills; the order transform is recomputed.)
   U key[Items];
   if (tile_n == tile) {
 #pragma unroll
     for (int j = 0; j < Items; ++j) key[j] = src[tile_begin + first + j * 32];
   } else {
-    const U pad = ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip));  // the highest digit
+    // Padding: a key of the pass's highest digit.
+    const U pad = ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip));
 #pragma unroll
     for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
