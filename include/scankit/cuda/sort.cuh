@@ -122,8 +122,8 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
 template <key_kind Kind, class U, class V>
 void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                   bool in_place, arena& ws) {
-  run_onesweep_shape<Kind, U, V, onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0)>(r, buf, begin, end, passes,
-                                                                                                 in_place, ws);
+  constexpr onesweep_shape shape = onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0);
+  run_onesweep_shape<Kind, U, V, shape>(r, buf, begin, end, passes, in_place, ws);
 }
 
 template <key_kind Kind, class U, class V>
