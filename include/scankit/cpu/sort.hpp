@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -43,6 +44,7 @@
 #include <new>
 #include <numeric>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -121,6 +123,13 @@ struct digit_fn {
       return static_cast<unsigned>(static_cast<U>(radix_traits<K>::map::to(b) ^ flip) >> shift) & mask;
     }
   };
+  /// The ordered (and, descending, complemented) bits of a key: every pass's digit is a
+  /// field of these, so a loop over several passes maps each key once.
+  U ordered(K k) const {
+    U b;
+    std::memcpy(&b, &k, sizeof(K));
+    return static_cast<U>(radix_traits<K>::map::to(b) ^ flip);
+  }
   of_pass pass(int p) const {
     const int shift = begin + p * radix_bits;
     const int width = std::min(radix_bits, end - shift);
@@ -200,20 +209,127 @@ class line_writer {
   std::array<std::int64_t, radix> first_;
 };
 
-/// The radix sort proper; values may be nullptr (keys only).
-template <class K, class V>
-void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
-                bool write_combining = true) {
-  const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
-  if (n < 2 || begin == end) return;
-  using U = typename radix_traits<K>::bits_t;
-  const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
-  const int passes = (end - begin + radix_bits - 1) / radix_bits;
+/// Tuning of the MSD-first hybrid (see the design notes). The defaults are the library's;
+/// tests shrink them so that the hybrid and its recursion run at small sizes.
+struct hybrid_params {
+  /// The hybrid sorts inputs of at least this many bytes (keys and values together).
+  std::int64_t min_bytes = std::int64_t{16} << 20;
+  /// The most bytes (keys and values) of one bucket that a single thread sorts alone.
+  std::int64_t leaf_bytes = std::int64_t{8} << 20;
+};
 
-  const int workers = n < (std::int64_t{1} << 16) ? 1 : std::max(1, tbb::this_task_arena::max_concurrency());
-  const std::int64_t chunks = std::min<std::int64_t>(workers, n);
-  auto chunk_begin = [&](std::int64_t c) { return n * c / chunks; };
-  auto for_chunks = [&](auto&& f) {
+/// The passes of the radix sort over an array and a scratch array of the same size.
+template <class K, class V>
+class radix_sorter {
+  using U = typename radix_traits<K>::bits_t;
+  using pass_fn = typename digit_fn<K>::of_pass;
+
+ public:
+  /// Items [0, n) of a keys array and its values array (v: nullptr for keys only).
+  struct span {
+    K* k;
+    V* v;
+    span at(std::int64_t i) const { return {k + i, v ? v + i : nullptr}; }
+  };
+  /// Per-chunk histograms of some passes, all from one read.
+  struct tally {
+    std::int64_t chunks;
+    std::vector<int> passes;
+    std::vector<std::int64_t> counts;  // [chunk][j][digit], j indexing `passes`
+    const std::int64_t* at(std::int64_t c, std::size_t j) const {
+      return counts.data() + (c * static_cast<std::int64_t>(passes.size()) + static_cast<std::int64_t>(j)) * radix;
+    }
+  };
+
+  radix_sorter(const digit_fn<K>& digit, bool with_values, bool write_combining, const hybrid_params& hp)
+      : digit_(digit),
+        with_values_(with_values),
+        write_combining_(write_combining),
+        hp_(hp),
+        workers_(std::max(1, tbb::this_task_arena::max_concurrency())) {}
+
+  /// Histograms of `passes` (ascending) over keys[0, n).
+  tally count(const K* keys, std::int64_t n, std::vector<int> passes) const {
+    tally t{chunks_for(n), std::move(passes), {}};
+    const std::size_t np = t.passes.size();
+    t.counts.assign(static_cast<std::size_t>(t.chunks) * np * radix, 0);
+    const auto [shift, mask] = shifts_and_masks(t.passes);
+    for_chunks(t.chunks, [&, shift = shift, mask = mask](std::int64_t c) {
+      std::vector<std::int64_t> local(np * radix, 0);
+      std::int64_t* const h = local.data();
+      const digit_fn<K> dg = digit_;
+      const K* const k = keys;
+      for (std::int64_t i = chunk_begin(n, t.chunks, c), e = chunk_begin(n, t.chunks, c + 1); i < e; ++i) {
+        const U o = dg.ordered(k[i]);  // mapped once, then cut into every pass's digit
+        for (std::size_t j = 0; j < np; ++j) ++h[j * radix + ((o >> shift[j]) & mask[j])];
+      }
+      std::copy(local.begin(), local.end(), t.counts.begin() + static_cast<std::ptrdiff_t>(c * np * radix));
+    });
+    return t;
+  }
+
+  /// The passes of t whose digit is not the same in all n keys (the others move nothing).
+  static std::vector<int> varying(const tally& t, std::int64_t n) {
+    std::vector<int> v;
+    for (std::size_t j = 0; j < t.passes.size(); ++j) {
+      std::array<std::int64_t, radix> total{};
+      for (std::int64_t c = 0; c < t.chunks; ++c)
+        for (int d = 0; d < radix; ++d) total[d] += t.at(c, j)[d];
+      if (*std::max_element(total.begin(), total.end()) < n) v.push_back(t.passes[j]);
+    }
+    return v;
+  }
+
+  /// Sorts the n items of x by the passes `active` (ascending, each counted in t over x),
+  /// with y (n items) as scratch. The result ends in x when end_in_x, else in y.
+  void sort(span x, span y, std::int64_t n, const tally& t, const std::vector<int>& active, bool end_in_x) const {
+    if (active.empty()) {
+      if (!end_in_x) copy(x, y, n);
+      return;
+    }
+    if (active.size() >= 2 && n * item_bytes() >= hp_.min_bytes) msd(x, y, n, t, active, end_in_x);
+    else lsd(x, y, n, t, active, end_in_x);
+  }
+
+ private:
+  /// Per-thread buffers of the bucket sorts, allocated at the first bucket and then reused,
+  /// so that they stay in the cache from one bucket to the next.
+  struct leaf_buffers {
+    raw_buffer<K> ka{0}, kb{0};
+    raw_buffer<V> va{0}, vb{0};
+    void reserve(std::int64_t cap, bool values) {
+      if (ka.get() != nullptr) return;
+      ka = raw_buffer<K>(cap);
+      kb = raw_buffer<K>(cap);
+      if (values) {
+        va = raw_buffer<V>(cap);
+        vb = raw_buffer<V>(cap);
+      }
+    }
+  };
+
+  std::int64_t item_bytes() const {
+    return static_cast<std::int64_t>(sizeof(K) + (with_values_ ? sizeof(V) : 0));
+  }
+  std::int64_t chunks_for(std::int64_t n) const {
+    return n < (std::int64_t{1} << 16) ? 1 : std::min<std::int64_t>(workers_, n);
+  }
+  static std::int64_t chunk_begin(std::int64_t n, std::int64_t chunks, std::int64_t c) { return n * c / chunks; }
+
+  std::pair<std::array<int, sizeof(K)>, std::array<unsigned, sizeof(K)>> shifts_and_masks(
+      const std::vector<int>& passes) const {
+    std::array<int, sizeof(K)> shift{};
+    std::array<unsigned, sizeof(K)> mask{};
+    for (std::size_t j = 0; j < passes.size(); ++j) {
+      const pass_fn f = digit_.pass(passes[j]);
+      shift[j] = f.shift;
+      mask[j] = f.mask;
+    }
+    return {shift, mask};
+  }
+
+  template <class F>
+  static void for_chunks(std::int64_t chunks, F&& f) {
     if (chunks == 1) {
       f(std::int64_t{0});
       return;
@@ -227,54 +343,17 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     typename fenced_region<decltype(body)>::scope open(region);
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), region.template get_body<0>(),
                       tbb::simple_partitioner());
-  };
-
-  // counts[c][p][d]: digit d of pass p in chunk c, all passes from one read.
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * passes * radix), 0);
-  auto count_at = [&](std::int64_t c, int p) { return counts.data() + (c * passes + p) * radix; };
-  std::array<typename digit_fn<K>::of_pass, sizeof(K)> digit_of{};  // at most one pass per byte
-  for (int p = 0; p < passes; ++p) digit_of[static_cast<std::size_t>(p)] = digit.pass(p);
-  for_chunks([&](std::int64_t c) {
-    std::vector<std::int64_t> local(static_cast<std::size_t>(passes * radix), 0);
-    const auto dp = digit_of;
-    const K* const k = keys;
-    std::int64_t* const h = local.data();
-    for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i)
-      for (int p = 0; p < passes; ++p) ++h[p * radix + static_cast<int>(dp[static_cast<std::size_t>(p)](k[i]))];
-    std::copy(local.begin(), local.end(), count_at(c, 0));
-  });
-  std::vector<int> active;
-  for (int p = 0; p < passes; ++p) {
-    std::array<std::int64_t, radix> total{};
-    for (std::int64_t c = 0; c < chunks; ++c)
-      for (int d = 0; d < radix; ++d) total[d] += count_at(c, p)[d];
-    if (*std::max_element(total.begin(), total.end()) < n) active.push_back(p);
   }
-  if (active.empty()) return;  // every compared bit is the same in every key
 
-  raw_buffer<K> key_tmp(n);
-  raw_buffer<V> val_tmp(values ? n : 0);
-  K* src_k = keys;
-  K* dst_k = key_tmp.get();
-  V* src_v = values;
-  V* dst_v = val_tmp.get();
-  // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
-  std::vector<std::int64_t> hist(static_cast<std::size_t>(chunks * radix));
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    const int p = active[a];
-    const auto digit_p = digit.pass(p);
-    if (a == 0) {
-      for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, p), radix, hist.data() + c * radix);
-    } else {
-      for_chunks([&](std::int64_t c) {
-        std::array<std::int64_t, radix> h{};
-        const K* const sk = src_k;
-        for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i) ++h[digit_p(sk[i])];
-        std::copy(h.begin(), h.end(), hist.data() + c * radix);
-      });
-    }
-    // Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every
-    // item of a smaller digit and after the items of digit d in earlier chunks.
+  /// hist[c][d] = chunk c's count of digit d of pass p, taken from t.
+  static void take_counts(const tally& t, int p, std::vector<std::int64_t>& hist) {
+    const auto j = static_cast<std::size_t>(std::find(t.passes.begin(), t.passes.end(), p) - t.passes.begin());
+    for (std::int64_t c = 0; c < t.chunks; ++c) std::copy_n(t.at(c, j), radix, hist.data() + c * radix);
+  }
+
+  /// Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every item
+  /// of a smaller digit and after the items of digit d in earlier chunks.
+  static void scan_hist(std::vector<std::int64_t>& hist, std::int64_t chunks) {
     std::int64_t run = 0;
     for (int d = 0; d < radix; ++d)
       for (std::int64_t c = 0; c < chunks; ++c) {
@@ -282,59 +361,229 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
         hist[static_cast<std::size_t>(c * radix + d)] = run;
         run += k;
       }
-    const bool combine_keys = write_combining && line_writer<K>::usable(dst_k);
-    const bool combine_values = src_v != nullptr && write_combining && line_writer<V>::usable(dst_v);
-    for_chunks([&](std::int64_t c) {
+  }
+
+  /// Items [b, e) of (sk, sv) to (dk, dv) by the digit: off[d] is the next slot of digit d
+  /// (advanced). Streaming write-combining when `combine` and the items tile a line.
+  static void scatter_run(const K* sk, const V* sv, std::int64_t b, std::int64_t e, K* dk, V* dv,
+                          std::array<std::int64_t, radix>& off, const pass_fn digit_p, bool combine) {
+    const bool combine_keys = combine && line_writer<K>::usable(dk);
+    const bool combine_values = sv != nullptr && combine && line_writer<V>::usable(dv);
+    if (sv == nullptr && combine_keys) {
+      line_writer<K> wk(dk, off.data());
+      for (std::int64_t i = b; i < e; ++i) {
+        const K k = sk[i];
+        const unsigned d = digit_p(k);
+        wk.put(d, off[d]++, k);
+      }
+      wk.finish(off.data());
+    } else if (sv != nullptr && combine_keys && combine_values) {
+      line_writer<K> wk(dk, off.data());
+      line_writer<V> wv(dv, off.data());
+      for (std::int64_t i = b; i < e; ++i) {
+        const K k = sk[i];
+        const unsigned d = digit_p(k);
+        const std::int64_t o = off[d]++;
+        wk.put(d, o, k);
+        wv.put(d, o, sv[i]);
+      }
+      wk.finish(off.data());
+      wv.finish(off.data());
+    } else if (sv != nullptr) {
+      for (std::int64_t i = b; i < e; ++i) {
+        const std::int64_t o = off[digit_p(sk[i])]++;
+        dk[o] = sk[i];
+        dv[o] = sv[i];
+      }
+    } else {
+      for (std::int64_t i = b; i < e; ++i) dk[off[digit_p(sk[i])]++] = sk[i];
+    }
+  }
+
+  /// One chunked pass: every chunk moves its items from src to dst by digit p, at the
+  /// scanned offsets in hist.
+  void scatter(span src, span dst, std::int64_t n, std::int64_t chunks, int p,
+               const std::vector<std::int64_t>& hist) const {
+    const pass_fn digit_p = digit_.pass(p);
+    for_chunks(chunks, [&](std::int64_t c) {
       std::array<std::int64_t, radix> off;
       std::copy_n(hist.data() + c * radix, radix, off.begin());
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
-      const K* const sk = src_k;
-      const V* const sv = src_v;
-      if (sv == nullptr && combine_keys) {
-        line_writer<K> wk(dst_k, off.data());
-        for (std::int64_t i = b; i < e; ++i) {
-          const K k = sk[i];
-          const unsigned d = digit_p(k);
-          wk.put(d, off[d]++, k);
-        }
-        wk.finish(off.data());
-      } else if (sv != nullptr && combine_keys && combine_values) {
-        line_writer<K> wk(dst_k, off.data());
-        line_writer<V> wv(dst_v, off.data());
-        for (std::int64_t i = b; i < e; ++i) {
-          const K k = sk[i];
-          const unsigned d = digit_p(k);
-          const std::int64_t o = off[d]++;
-          wk.put(d, o, k);
-          wv.put(d, o, sv[i]);
-        }
-        wk.finish(off.data());
-        wv.finish(off.data());
-      } else if (sv != nullptr) {
-        K* const dk = dst_k;
-        V* const dv = dst_v;
-        for (std::int64_t i = b; i < e; ++i) {
-          const std::int64_t o = off[digit_p(sk[i])]++;
-          dk[o] = sk[i];
-          dv[o] = sv[i];
-        }
+      scatter_run(src.k, src.v, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1), dst.k, dst.v, off,
+                  digit_p, write_combining_);
+    });
+  }
+
+  void copy(span src, span dst, std::int64_t n) const {
+    const std::int64_t chunks = chunks_for(n);
+    for_chunks(chunks, [&](std::int64_t c) {
+      const std::int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+      std::memcpy(static_cast<void*>(dst.k + b), src.k + b, static_cast<std::size_t>(e - b) * sizeof(K));
+      if (src.v) std::memcpy(static_cast<void*>(dst.v + b), src.v + b, static_cast<std::size_t>(e - b) * sizeof(V));
+    });
+  }
+
+  /// The chunked LSD sort: every active pass over the whole array, ping-ponging x and y.
+  void lsd(span x, span y, std::int64_t n, const tally& t, const std::vector<int>& active, bool end_in_x) const {
+    span src = x, dst = y;
+    // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
+    std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const int p = active[a];
+      if (a == 0) {
+        take_counts(t, p, hist);
       } else {
-        K* const dk = dst_k;
-        for (std::int64_t i = b; i < e; ++i) dk[off[digit_p(sk[i])]++] = sk[i];
+        const pass_fn digit_p = digit_.pass(p);
+        const std::int64_t chunks = t.chunks;
+        for_chunks(chunks, [&](std::int64_t c) {
+          std::array<std::int64_t, radix> h{};
+          const K* const sk = src.k;
+          for (std::int64_t i = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1); i < e; ++i)
+            ++h[digit_p(sk[i])];
+          std::copy(h.begin(), h.end(), hist.data() + c * radix);
+        });
+      }
+      scan_hist(hist, t.chunks);
+      scatter(src, dst, n, t.chunks, p, hist);
+      std::swap(src, dst);
+    }
+    if ((src.k == x.k) != end_in_x) copy(src, dst, n);  // the result is in the other array
+  }
+
+  /// The MSD-first hybrid: one chunked pass by the top active digit into y, then every
+  /// bucket sorted by the lower digits on its own; see the design notes.
+  void msd(span x, span y, std::int64_t n, const tally& t, const std::vector<int>& active, bool end_in_x) const {
+    const int top = active.back();
+    const std::vector<int> rest(active.begin(), active.end() - 1);
+    std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
+    take_counts(t, top, hist);
+    std::array<std::int64_t, radix + 1> first{};  // bucket d: [first[d], first[d + 1])
+    for (int d = 0; d < radix; ++d) {
+      first[d + 1] = first[d];
+      for (std::int64_t c = 0; c < t.chunks; ++c) first[d + 1] += hist[static_cast<std::size_t>(c * radix + d)];
+    }
+    scan_hist(hist, t.chunks);
+    scatter(x, y, n, t.chunks, top, hist);
+
+    // A bucket one thread sorts must fit its buffers and, with several threads, hold at most
+    // 1/(2 workers) of the items: then the slowest thread finishes within 1.5x of the mean.
+    // Larger buckets (skewed keys) are sorted one after the other by every thread, recursively.
+    std::int64_t leaf_max = std::clamp<std::int64_t>(hp_.leaf_bytes / item_bytes(), 1, std::int64_t{1} << 31);
+    if (workers_ > 1) leaf_max = std::min(leaf_max, std::max(n / (2 * workers_), std::int64_t{1} << 16));
+    const span dst = end_in_x ? x : y;
+    std::vector<int> leaves;
+    std::int64_t cap = 0;
+    for (int d = 0; d < radix; ++d) {
+      const std::int64_t m = first[d + 1] - first[d];
+      if (m == 0) continue;
+      if (m <= leaf_max) {
+        leaves.push_back(d);
+        cap = std::max(cap, m);
+        continue;
+      }
+      const span yb = y.at(first[d]), xb = x.at(first[d]);
+      const tally tb = count(yb.k, m, rest);
+      sort(yb, xb, m, tb, varying(tb, m), !end_in_x);
+    }
+    if (leaves.empty()) return;
+    // Largest first, each thread taking the next bucket when done with one: the small ones
+    // fill in at the end.
+    std::stable_sort(leaves.begin(), leaves.end(),
+                     [&](int a, int b) { return first[a + 1] - first[a] > first[b + 1] - first[b]; });
+    const std::int64_t pool = std::min<std::int64_t>(workers_, static_cast<std::int64_t>(leaves.size()));
+    std::vector<leaf_buffers> buffers(static_cast<std::size_t>(pool));
+    std::atomic<std::size_t> next{0};
+    for_chunks(pool, [&](std::int64_t c) {
+      for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < leaves.size();) {
+        const int d = leaves[i];
+        leaf(y.at(first[d]), dst.at(first[d]), first[d + 1] - first[d], rest, buffers[static_cast<std::size_t>(c)],
+             cap);
       }
     });
-    std::swap(src_k, dst_k);
-    std::swap(src_v, dst_v);
   }
-  if (src_k != keys) {  // an odd number of passes: the result is in the scratch buffers
-    for_chunks([&](std::int64_t c) {
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
-      std::memcpy(keys + b, src_k + b, static_cast<std::size_t>(e - b) * sizeof(K));
-      if (values) std::memcpy(values + b, src_v + b, static_cast<std::size_t>(e - b) * sizeof(V));
-    });
-  }
-}
 
+  /// Serial LSD sort of one bucket of m items by the passes `rest`, from s to d (which may
+  /// be s), in the cache: one read counts every digit, the passes ping-pong between this
+  /// thread's two buffers with plain stores, and only the last one writes d, streaming.
+  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, leaf_buffers& lb, std::int64_t cap) const {
+    const std::size_t np = rest.size();
+    const auto [shift, mask] = shifts_and_masks(rest);
+    std::array<std::array<std::uint32_t, radix>, sizeof(K)> h;  // m < 2^31
+    for (std::size_t j = 0; j < np; ++j) h[j].fill(0);
+    {
+      const digit_fn<K> dg = digit_;
+      const K* const k = s.k;
+      for (std::int64_t i = 0; i < m; ++i) {
+        const U o = dg.ordered(k[i]);
+        for (std::size_t j = 0; j < np; ++j) ++h[j][(o >> shift[j]) & mask[j]];
+      }
+    }
+    std::array<std::size_t, sizeof(K)> act{};  // the passes that vary in this bucket
+    int r = 0;
+    for (std::size_t j = 0; j < np; ++j)
+      if (*std::max_element(h[j].begin(), h[j].end()) < static_cast<std::uint32_t>(m)) act[r++] = j;
+    if (r == 0) {
+      if (s.k != d.k) {
+        std::memcpy(static_cast<void*>(d.k), s.k, static_cast<std::size_t>(m) * sizeof(K));
+        if (s.v) std::memcpy(static_cast<void*>(d.v), s.v, static_cast<std::size_t>(m) * sizeof(V));
+      }
+      return;
+    }
+    lb.reserve(cap, s.v != nullptr);
+    const span a{lb.ka.get(), lb.va.get()}, b{lb.kb.get(), lb.vb.get()};
+    auto pass = [&](span from, span to, std::size_t j, bool last) {
+      std::array<std::int64_t, radix> off;
+      std::int64_t run = 0;
+      for (int q = 0; q < radix; ++q) {
+        off[q] = run;
+        run += h[j][q];
+      }
+      // Streaming stores only for the last pass: its output is not read again soon, while
+      // the buffers' lines are, and must stay in the cache.
+      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && write_combining_);
+    };
+    if (r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
+      pass(s, a, act[0], false);
+      std::memcpy(static_cast<void*>(d.k), a.k, static_cast<std::size_t>(m) * sizeof(K));
+      if (s.v) std::memcpy(static_cast<void*>(d.v), a.v, static_cast<std::size_t>(m) * sizeof(V));
+      return;
+    }
+    // The last pass writes d, the ones before alternate a and b backwards from it, so d
+    // (possibly s) is written only once everything has been read from s.
+    span from = s;
+    for (int q = 0; q < r; ++q) {
+      const span to = q == r - 1 ? d : (r - 1 - q) % 2 == 1 ? a : b;
+      pass(from, to, act[static_cast<std::size_t>(q)], q == r - 1);
+      from = to;
+    }
+  }
+
+  digit_fn<K> digit_;
+  bool with_values_;
+  bool write_combining_;
+  hybrid_params hp_;
+  std::int64_t workers_;
+};
+
+/// The radix sort proper; values may be nullptr (keys only).
+template <class K, class V>
+void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
+                bool write_combining = true, const hybrid_params& hp = {}) {
+  const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+  if (n < 2 || begin == end) return;
+  using U = typename radix_traits<K>::bits_t;
+  const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
+  const int passes = (end - begin + radix_bits - 1) / radix_bits;
+  const radix_sorter<K, V> sorter(digit, values != nullptr, write_combining, hp);
+  std::vector<int> all(static_cast<std::size_t>(passes));
+  std::iota(all.begin(), all.end(), 0);
+  const auto t = sorter.count(keys, n, std::move(all));
+  const std::vector<int> active = sorter.varying(t, n);
+  if (active.empty()) return;  // every compared bit is the same in every key
+
+  raw_buffer<K> key_tmp(n);
+  raw_buffer<V> val_tmp(values ? n : 0);
+  sorter.sort({keys, values}, {key_tmp.get(), val_tmp.get()}, n, t, active, true);
+}
 }  // namespace detail
 
 /// Serial reference: std::stable_sort of the keys by their ordered bits.
