@@ -1,5 +1,6 @@
 // CPU sorts: a serial reference (std::stable_sort on the ordered bits) and the library's
-// parallel LSD radix sort on oneTBB. Key order, stability and bit ranges: see sort_traits.hpp.
+// parallel radix sort on oneTBB (LSD; MSD-first for large inputs). Key order, stability and
+// bit ranges: see sort_traits.hpp.
 //
 //   keys, values  n items each, sorted in place (values: nullptr for a keys-only sort);
 //                 any trivially copyable value type.
@@ -9,27 +10,56 @@
 //
 // sort_parallel: design
 // ---------------------
-// LSD radix sort with 8-bit digits over a second buffer of the same size:
-//   * One parallel read of the keys counts every digit of every key at once, per chunk
-//     (chunk c = the c-th of C equal slices, one per worker). A digit whose count is n in one
-//     bucket is the same in every key: that pass would not move anything and is skipped (a
-//     big win for narrow keys in wide types and for the bit ranges).
-//   * Each remaining pass: per-chunk histograms of the digit (the first pass reuses the counts
-//     above; later passes count their source again, one read), an exclusive scan over (digit,
-//     chunk) in that order gives every chunk a private, contiguous output range per digit,
-//     and each chunk scatters its items in order into them: one read and one write per item
-//     and pass. Reading each chunk in order and writing each (digit, chunk) range in order is
-//     what makes the sort stable.
-//   * The scatter writes through software write-combining (line_writer): items go to a
-//     64-byte line buffer per digit (16 KiB for 256 digits, so it stays in L1) and each line,
-//     once whole, goes to memory with non-temporal stores. A plain scatter writes 256 streams
-//     per thread one item at a time: every new output line is first read from DRAM (the
-//     write-allocate) and the store buffer fills with those misses; full-line streaming
+// Radix sort with 8-bit digits over a second buffer of the same size.
+//   * Survey: one parallel read of the keys takes the OR and the AND of their ordered bits,
+//     per chunk (chunk c = the c-th of C equal slices, one per worker). A digit where the two
+//     agree is the same in every key: its pass would not move anything and is skipped (a big
+//     win for narrow keys in wide types and for the bit ranges). The same read counts, per
+//     chunk, the one digit the first pass scatters by, guessed from a sample of 1024 keys (a
+//     digit that varies in the sample varies in all); on a miss the first pass counts its
+//     digit by another read. (Counting every digit in this read, as it once did, cost a third
+//     of the hybrid's time: the increments, not the read, were the limit.)
+//   * Below 16 MiB of keys and values, LSD passes over the whole array. Each pass: per-chunk
+//     histograms of its digit (the first from the survey; later passes count their source
+//     again, one read), an exclusive scan over (digit, chunk) in that order gives every chunk
+//     a private, contiguous output range per digit, and each chunk scatters its items in order
+//     into them: one read and one write per item and pass. Reading each chunk in order and
+//     writing each (digit, chunk) range in order is what makes the sort stable. Results end
+//     in the caller's array (a final parallel copy when the pass count is odd).
+//   * The chunked scatter writes through software write-combining (line_writer): items go to
+//     a 64-byte line buffer per digit (16 KiB for 256 digits, so it stays in L1) and each
+//     line, once whole, goes to memory with non-temporal stores. A plain scatter writes 256
+//     streams per thread one item at a time: every new output line is first read from DRAM
+//     (the write-allocate) and the store buffer fills with those misses; full-line streaming
 //     stores skip the read. Serially on the 2-core CI VM it halved the scatter (2^25 uint32:
 //     ~125 against ~70 ms a pass). (Buffers copied out with ordinary stores, tried earlier,
 //     measured slower on the 16-core host: 406 against 345 ms at 2^27: they keep the read.)
 //     Lines at the edges of a (chunk, digit) range are written item by item.
-//   * Results end in the caller's array (a final parallel copy when the pass count is odd).
+//   * MSD-first hybrid, from 16 MiB of keys and values when at least two digits vary. Every
+//     LSD pass above is a round trip through DRAM (at 2^27 uint32 the passes move ~6 GB), so
+//     instead:
+//       - one chunked, write-combining pass as above, by the most significant varying digit,
+//         moves the items from the caller's array into 256 buckets of the scratch buffer;
+//       - each bucket (~n/256 items: 2 MiB at 2^27 uint32) is then sorted by the lower
+//         varying digits by one thread, in the cache: one read counts all of them (and finds
+//         those constant within the bucket, skipped), the LSD passes ping-pong with plain
+//         stores between two buffers of that thread (kept from one bucket to the next, so they
+//         stay cached), and only the last pass writes the bucket's range of the caller's
+//         array, through the line_writer. The passes are laid out backwards from that
+//         destination, so it comes out in place whatever their number, with no copy.
+//     Each item then crosses DRAM five times (survey; MSD read and write; bucket read and
+//     write) instead of twelve for four LSD passes. Stable: the MSD pass is a stable chunked
+//     pass, and each bucket sort a stable LSD sort. Buckets vary in size, so each thread
+//     takes the next bucket, largest first, from a shared counter. A bucket of more than 8 MiB, or (with several
+//     threads) of more than 1/(2 workers) of the items and 2^16 of them (skewed keys: most
+//     keys share their top digit, few distinct values), would serialise the sort: such
+//     buckets are sorted first, one after the other, each by every thread with the same
+//     algorithm on the next digit down (LSD passes once under 16 MiB or one digit). The
+//     threshold: below it the array and its scratch buffer (<= 32 MiB) mostly stay in a
+//     server's last-level cache, where the LSD passes are cheap; on the 2-core CI VM the
+//     hybrid was even with them at 2-4 MiB and ahead from 8 MiB (2^21 uint32: ~14 against
+//     ~18 ms), by 1.4x at 2^25. detail::hybrid_params overrides both sizes (for the tests).
+//     The leaf buffers take up to 2 x 8 MiB per thread, on top of the scratch buffer.
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
 #pragma once
 
@@ -666,7 +696,7 @@ void sort_pairs_serial(K* keys, V* values, std::int64_t n, const sort_options& o
   if (n > 0) std::memcpy(values, v2.get(), static_cast<std::size_t>(n) * sizeof(V));
 }
 
-/// Parallel LSD radix sort of keys (see the design notes above).
+/// Parallel radix sort of keys (see the design notes above).
 template <class K>
 void sort_keys_parallel(K* keys, std::int64_t n, const sort_options& opts = {}) {
   constexpr const char* where = "scankit::cpu::sort_keys_parallel";
@@ -674,7 +704,7 @@ void sort_keys_parallel(K* keys, std::int64_t n, const sort_options& opts = {}) 
   detail::radix_sort<K, int>(keys, nullptr, n, opts, where);
 }
 
-/// Parallel LSD radix sort of key-value pairs: values move with their keys; stable.
+/// Parallel radix sort of key-value pairs: values move with their keys; stable.
 template <class K, class V>
 void sort_pairs_parallel(K* keys, V* values, std::int64_t n, const sort_options& opts = {}) {
   static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
