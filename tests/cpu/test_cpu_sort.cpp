@@ -157,8 +157,8 @@ struct wide_value {
 };
 
 template <std::size_t Bytes>
-void check_wide_values(std::int64_t n) {
-  SCOPED_TRACE(::testing::Message() << Bytes << "-byte values, n = " << n);
+void check_wide_values(std::int64_t n, const cpu::detail::hybrid_params& hp = {}) {
+  SCOPED_TRACE(::testing::Message() << Bytes << "-byte values, n = " << n << ", hybrid from " << hp.min_bytes);
   auto keys = make_keys<std::uint32_t>(n, key_pattern::random);
   std::vector<wide_value<Bytes>> vals(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
@@ -169,7 +169,7 @@ void check_wide_values(std::int64_t n) {
   auto want_k = keys;
   auto want_v = vals;
   cpu::sort_pairs_serial(want_k.data(), want_v.data(), n, {});
-  cpu::sort_pairs_parallel(keys.data(), vals.data(), n, {});
+  cpu::detail::radix_sort(keys.data(), vals.data(), n, {}, "test", true, hp);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(want_v == vals);
 }
@@ -179,6 +179,10 @@ TEST(CpuSortChunks, WideValues) {
   arena.execute([] {
     check_wide_values<32>(100003);
     check_wide_values<40>(100003);
+    // The hybrid: its buckets' passes and last pass carry the wide values too.
+    const cpu::detail::hybrid_params hybrid{.min_bytes = 0};
+    check_wide_values<32>(100003, hybrid);
+    check_wide_values<40>(100003, hybrid);
   });
 }
 
