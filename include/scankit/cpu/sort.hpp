@@ -1,5 +1,6 @@
 // CPU sorts: a serial reference (std::stable_sort on the ordered bits) and the library's
-// parallel LSD radix sort on oneTBB. Key order, stability and bit ranges: see sort_traits.hpp.
+// parallel radix sort on oneTBB (LSD; MSD-first for large inputs). Key order, stability and
+// bit ranges: see sort_traits.hpp.
 //
 //   keys, values  n items each, sorted in place (values: nullptr for a keys-only sort);
 //                 any trivially copyable value type.
@@ -9,32 +10,62 @@
 //
 // sort_parallel: design
 // ---------------------
-// LSD radix sort with 8-bit digits over a second buffer of the same size:
-//   * One parallel read of the keys counts every digit of every key at once, per chunk
-//     (chunk c = the c-th of C equal slices, one per worker). A digit whose count is n in one
-//     bucket is the same in every key: that pass would not move anything and is skipped (a
-//     big win for narrow keys in wide types and for the bit ranges).
-//   * Each remaining pass: per-chunk histograms of the digit (the first pass reuses the counts
-//     above; later passes count their source again, one read), an exclusive scan over (digit,
-//     chunk) in that order gives every chunk a private, contiguous output range per digit,
-//     and each chunk scatters its items in order into them: one read and one write per item
-//     and pass. Reading each chunk in order and writing each (digit, chunk) range in order is
-//     what makes the sort stable.
-//   * The scatter writes through software write-combining (line_writer): items go to a
-//     64-byte line buffer per digit (16 KiB for 256 digits, so it stays in L1) and each line,
-//     once whole, goes to memory with non-temporal stores. A plain scatter writes 256 streams
-//     per thread one item at a time: every new output line is first read from DRAM (the
-//     write-allocate) and the store buffer fills with those misses; full-line streaming
+// Radix sort with 8-bit digits over a second buffer of the same size.
+//   * Survey: one parallel read of the keys takes the OR and the AND of their ordered bits,
+//     per chunk (chunk c = the c-th of C equal slices, one per worker). A digit where the two
+//     agree is the same in every key: its pass would not move anything and is skipped (a big
+//     win for narrow keys in wide types and for the bit ranges). The same read counts, per
+//     chunk, the one digit the first pass scatters by, guessed from a sample of 1024 keys (a
+//     digit that varies in the sample varies in all); on a miss the first pass counts its
+//     digit by another read. (Counting every digit in this read, as it once did, cost a third
+//     of the hybrid's time: the increments, not the read, were the limit.)
+//   * Below 16 MiB of keys and values, LSD passes over the whole array. Each pass: per-chunk
+//     histograms of its digit (the first from the survey; later passes count their source
+//     again, one read), an exclusive scan over (digit, chunk) in that order gives every chunk
+//     a private, contiguous output range per digit, and each chunk scatters its items in order
+//     into them: one read and one write per item and pass. Reading each chunk in order and
+//     writing each (digit, chunk) range in order is what makes the sort stable. Results end
+//     in the caller's array (a final parallel copy when the pass count is odd).
+//   * The chunked scatter writes through software write-combining (line_writer): items go to
+//     a 64-byte line buffer per digit (16 KiB for 256 digits, so it stays in L1) and each
+//     line, once whole, goes to memory with non-temporal stores. A plain scatter writes 256
+//     streams per thread one item at a time: every new output line is first read from DRAM
+//     (the write-allocate) and the store buffer fills with those misses; full-line streaming
 //     stores skip the read. Serially on the 2-core CI VM it halved the scatter (2^25 uint32:
 //     ~125 against ~70 ms a pass). (Buffers copied out with ordinary stores, tried earlier,
 //     measured slower on the 16-core host: 406 against 345 ms at 2^27: they keep the read.)
 //     Lines at the edges of a (chunk, digit) range are written item by item.
-//   * Results end in the caller's array (a final parallel copy when the pass count is odd).
+//   * MSD-first hybrid, from 16 MiB of keys and values when at least two digits vary. Every
+//     LSD pass above is a round trip through DRAM (at 2^27 uint32 the passes move ~6 GB), so
+//     instead:
+//       - one chunked, write-combining pass as above, by the most significant varying digit,
+//         moves the items from the caller's array into 256 buckets of the scratch buffer;
+//       - each bucket (~n/256 items: 2 MiB at 2^27 uint32) is then sorted by the lower
+//         varying digits by one thread, in the cache: one read counts all of them (and finds
+//         those constant within the bucket, skipped), the LSD passes ping-pong with plain
+//         stores between two buffers of that thread (kept from one bucket to the next, so they
+//         stay cached), and only the last pass writes the bucket's range of the caller's
+//         array, through the line_writer. The passes are laid out backwards from that
+//         destination, so it comes out in place whatever their number, with no copy.
+//     Each item then crosses DRAM five times (survey; MSD read and write; bucket read and
+//     write) instead of twelve for four LSD passes. Stable: the MSD pass is a stable chunked
+//     pass, and each bucket sort a stable LSD sort. Buckets vary in size, so each thread
+//     takes the next bucket, largest first, from a shared counter. A bucket of more than 8 MiB, or (with several
+//     threads) of more than 1/(2 workers) of the items and 2^16 of them (skewed keys: most
+//     keys share their top digit, few distinct values), would serialise the sort: such
+//     buckets are sorted first, one after the other, each by every thread with the same
+//     algorithm on the next digit down (LSD passes once under 16 MiB or one digit). The
+//     threshold: below it the array and its scratch buffer (<= 32 MiB) mostly stay in a
+//     server's last-level cache, where the LSD passes are cheap; on the 2-core CI VM the
+//     hybrid was even with them at 2-4 MiB and ahead from 8 MiB (2^21 uint32: ~14 against
+//     ~18 ms), by 1.4x at 2^25. detail::hybrid_params overrides both sizes (for the tests).
+//     The leaf buffers take up to 2 x 8 MiB per thread, on top of the scratch buffer.
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -43,6 +74,7 @@
 #include <new>
 #include <numeric>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -121,6 +153,13 @@ struct digit_fn {
       return static_cast<unsigned>(static_cast<U>(radix_traits<K>::map::to(b) ^ flip) >> shift) & mask;
     }
   };
+  /// The ordered (and, descending, complemented) bits of a key: every pass's digit is a
+  /// field of these, so a loop over several passes maps each key once.
+  U ordered(K k) const {
+    U b;
+    std::memcpy(&b, &k, sizeof(K));
+    return static_cast<U>(radix_traits<K>::map::to(b) ^ flip);
+  }
   of_pass pass(int p) const {
     const int shift = begin + p * radix_bits;
     const int width = std::min(radix_bits, end - shift);
@@ -200,20 +239,173 @@ class line_writer {
   std::array<std::int64_t, radix> first_;
 };
 
-/// The radix sort proper; values may be nullptr (keys only).
-template <class K, class V>
-void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
-                bool write_combining = true) {
-  const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
-  if (n < 2 || begin == end) return;
-  using U = typename radix_traits<K>::bits_t;
-  const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
-  const int passes = (end - begin + radix_bits - 1) / radix_bits;
+/// Tuning of the MSD-first hybrid (see the design notes). The defaults are the library's;
+/// tests shrink them so that the hybrid and its recursion run at small sizes.
+struct hybrid_params {
+  /// The hybrid sorts inputs of at least this many bytes (keys and values together).
+  std::int64_t min_bytes = std::int64_t{16} << 20;
+  /// The most bytes (keys and values) of one bucket that a single thread sorts alone.
+  std::int64_t leaf_bytes = std::int64_t{8} << 20;
+};
 
-  const int workers = n < (std::int64_t{1} << 16) ? 1 : std::max(1, tbb::this_task_arena::max_concurrency());
-  const std::int64_t chunks = std::min<std::int64_t>(workers, n);
-  auto chunk_begin = [&](std::int64_t c) { return n * c / chunks; };
-  auto for_chunks = [&](auto&& f) {
+/// The passes of the radix sort over an array and a scratch array of the same size.
+template <class K, class V>
+class radix_sorter {
+  using U = typename radix_traits<K>::bits_t;
+  using pass_fn = typename digit_fn<K>::of_pass;
+
+ public:
+  /// Items [0, n) of a keys array and its values array (v: nullptr for keys only).
+  struct span {
+    K* k;
+    V* v;
+    span at(std::int64_t i) const { return {k + i, v ? v + i : nullptr}; }
+  };
+  /// What one read of the keys found: the passes that vary, and per-chunk histograms of one
+  /// or two of them.
+  struct tally {
+    std::int64_t chunks;
+    std::vector<int> active;            // the surveyed passes whose digit is not the same in every key
+    std::vector<int> counted;           // the passes counted below
+    std::vector<std::int64_t> counts;   // [chunk][j][digit], j indexing `counted`
+    const std::int64_t* at(std::int64_t c, std::size_t j) const {
+      return counts.data() + (c * static_cast<std::int64_t>(counted.size()) + static_cast<std::int64_t>(j)) * radix;
+    }
+  };
+  radix_sorter(const digit_fn<K>& digit, bool with_values, bool write_combining, const hybrid_params& hp)
+      : digit_(digit),
+        with_values_(with_values),
+        write_combining_(write_combining),
+        hp_(hp),
+        workers_(std::max(1, tbb::this_task_arena::max_concurrency())) {}
+
+  /// One parallel read of keys[0, n): which of `passes` (ascending) vary, exactly, from the
+  /// OR and the AND of the ordered bits (a digit is constant where they agree), and the
+  /// per-chunk histogram of the digit that the sort will scatter by first: the top varying
+  /// one for the hybrid, the bottom one for the LSD passes. Which digits vary is not known
+  /// before the read, so a sample of the keys guesses them (a digit that varies in the
+  /// sample varies); when the guess misses, the first pass counts its digit itself. Counting
+  /// every digit instead, as this once did, cost a third of the hybrid's time: the
+  /// increments, not the read, were the limit.
+  tally survey(const K* keys, std::int64_t n, const std::vector<int>& passes) const {
+    const std::int64_t sample = std::min<std::int64_t>(n, 1024);
+    U s_or{0}, s_and = static_cast<U>(~U{0});
+    for (std::int64_t i = 0; i < sample; ++i) {
+      const U o = digit_.ordered(keys[i * n / sample]);
+      s_or = static_cast<U>(s_or | o);
+      s_and = static_cast<U>(s_and & o);
+    }
+    const std::vector<int> likely = varying_of(passes, static_cast<U>(s_or ^ s_and));
+    const int bottom = likely.empty() ? passes.front() : likely.front();
+    const int top = likely.empty() ? passes.back() : likely.back();
+    tally t{chunks_for(n), {}, {}, {}};
+    const bool big = hybrid_size(n);
+    if (!big || likely.size() < 2) t.counted.push_back(bottom);  // the LSD passes may run
+    if (big && top != bottom) t.counted.push_back(top);           // the hybrid may run
+    const std::size_t nc = t.counted.size();
+    t.counts.assign(static_cast<std::size_t>(t.chunks) * nc * radix, 0);
+    const auto [shift, mask] = shifts_and_masks(t.counted);
+    std::vector<U> ors(static_cast<std::size_t>(t.chunks)), ands(static_cast<std::size_t>(t.chunks));
+    for_chunks(t.chunks, [&, shift = shift, mask = mask](std::int64_t c) {
+      std::vector<std::int64_t> local(nc * radix, 0);
+      std::int64_t* const h0 = local.data();
+      std::int64_t* const h1 = h0 + radix;
+      const digit_fn<K> dg = digit_;
+      const K* const k = keys;
+      const std::int64_t b = chunk_begin(n, t.chunks, c), e = chunk_begin(n, t.chunks, c + 1);
+      U o_or{0}, o_and = static_cast<U>(~U{0});
+      const int s0 = shift[0], s1 = shift[1];
+      const unsigned m0 = mask[0], m1 = mask[1];
+      if (nc == 1) {
+        for (std::int64_t i = b; i < e; ++i) {
+          const U o = dg.ordered(k[i]);
+          o_or = static_cast<U>(o_or | o);
+          o_and = static_cast<U>(o_and & o);
+          ++h0[(o >> s0) & m0];
+        }
+      } else {
+        for (std::int64_t i = b; i < e; ++i) {
+          const U o = dg.ordered(k[i]);
+          o_or = static_cast<U>(o_or | o);
+          o_and = static_cast<U>(o_and & o);
+          ++h0[(o >> s0) & m0];
+          ++h1[(o >> s1) & m1];
+        }
+      }
+      ors[static_cast<std::size_t>(c)] = o_or;
+      ands[static_cast<std::size_t>(c)] = o_and;
+      std::copy(local.begin(), local.end(), t.counts.begin() + static_cast<std::ptrdiff_t>(c * nc * radix));
+    });
+    U all_or{0}, all_and = static_cast<U>(~U{0});
+    for (std::int64_t c = 0; c < t.chunks; ++c) {
+      all_or = static_cast<U>(all_or | ors[static_cast<std::size_t>(c)]);
+      all_and = static_cast<U>(all_and & ands[static_cast<std::size_t>(c)]);
+    }
+    t.active = varying_of(passes, static_cast<U>(all_or ^ all_and));
+    return t;
+  }
+
+  /// Sorts the n items of x by the passes t.active (t: the survey of x), with y (n items) as
+  /// scratch. The result ends in x when end_in_x, else in y.
+  void sort(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+    if (t.active.empty()) {
+      if (!end_in_x) copy(x, y, n);
+      return;
+    }
+    if (t.active.size() >= 2 && hybrid_size(n)) msd(x, y, n, t, end_in_x);
+    else lsd(x, y, n, t, end_in_x);
+  }
+
+ private:
+  /// Per-thread buffers of the bucket sorts, allocated at the first bucket and then reused,
+  /// so that they stay in the cache from one bucket to the next.
+  struct leaf_buffers {
+    raw_buffer<K> ka{0}, kb{0};
+    raw_buffer<V> va{0}, vb{0};
+    void reserve(std::int64_t cap, bool values) {
+      if (ka.get() != nullptr) return;
+      ka = raw_buffer<K>(cap);
+      kb = raw_buffer<K>(cap);
+      if (values) {
+        va = raw_buffer<V>(cap);
+        vb = raw_buffer<V>(cap);
+      }
+    }
+  };
+
+  std::int64_t item_bytes() const {
+    return static_cast<std::int64_t>(sizeof(K) + (with_values_ ? sizeof(V) : 0));
+  }
+  bool hybrid_size(std::int64_t n) const { return n * item_bytes() >= hp_.min_bytes; }
+  /// The passes among `passes` in which some bit of `varying` falls.
+  std::vector<int> varying_of(const std::vector<int>& passes, U varying) const {
+    std::vector<int> v;
+    for (int p : passes) {
+      const pass_fn f = digit_.pass(p);
+      if ((static_cast<unsigned>(varying >> f.shift) & f.mask) != 0) v.push_back(p);
+    }
+    return v;
+  }
+  std::int64_t chunks_for(std::int64_t n) const {
+    return n < (std::int64_t{1} << 16) ? 1 : std::min<std::int64_t>(workers_, n);
+  }
+  static std::int64_t chunk_begin(std::int64_t n, std::int64_t chunks, std::int64_t c) { return n * c / chunks; }
+
+  /// Every pass's shift and mask, for loops that cut several digits out of one mapped key
+  /// (at most 8 passes: one per byte of the widest key; unused entries are zero).
+  std::pair<std::array<int, 8>, std::array<unsigned, 8>> shifts_and_masks(const std::vector<int>& passes) const {
+    std::array<int, 8> shift{};
+    std::array<unsigned, 8> mask{};
+    for (std::size_t j = 0; j < passes.size(); ++j) {
+      const pass_fn f = digit_.pass(passes[j]);
+      shift[j] = f.shift;
+      mask[j] = f.mask;
+    }
+    return {shift, mask};
+  }
+
+  template <class F>
+  static void for_chunks(std::int64_t chunks, F&& f) {
     if (chunks == 1) {
       f(std::int64_t{0});
       return;
@@ -227,54 +419,31 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
     typename fenced_region<decltype(body)>::scope open(region);
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), region.template get_body<0>(),
                       tbb::simple_partitioner());
-  };
-
-  // counts[c][p][d]: digit d of pass p in chunk c, all passes from one read.
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * passes * radix), 0);
-  auto count_at = [&](std::int64_t c, int p) { return counts.data() + (c * passes + p) * radix; };
-  std::array<typename digit_fn<K>::of_pass, sizeof(K)> digit_of{};  // at most one pass per byte
-  for (int p = 0; p < passes; ++p) digit_of[static_cast<std::size_t>(p)] = digit.pass(p);
-  for_chunks([&](std::int64_t c) {
-    std::vector<std::int64_t> local(static_cast<std::size_t>(passes * radix), 0);
-    const auto dp = digit_of;
-    const K* const k = keys;
-    std::int64_t* const h = local.data();
-    for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i)
-      for (int p = 0; p < passes; ++p) ++h[p * radix + static_cast<int>(dp[static_cast<std::size_t>(p)](k[i]))];
-    std::copy(local.begin(), local.end(), count_at(c, 0));
-  });
-  std::vector<int> active;
-  for (int p = 0; p < passes; ++p) {
-    std::array<std::int64_t, radix> total{};
-    for (std::int64_t c = 0; c < chunks; ++c)
-      for (int d = 0; d < radix; ++d) total[d] += count_at(c, p)[d];
-    if (*std::max_element(total.begin(), total.end()) < n) active.push_back(p);
   }
-  if (active.empty()) return;  // every compared bit is the same in every key
 
-  raw_buffer<K> key_tmp(n);
-  raw_buffer<V> val_tmp(values ? n : 0);
-  K* src_k = keys;
-  K* dst_k = key_tmp.get();
-  V* src_v = values;
-  V* dst_v = val_tmp.get();
-  // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
-  std::vector<std::int64_t> hist(static_cast<std::size_t>(chunks * radix));
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    const int p = active[a];
-    const auto digit_p = digit.pass(p);
-    if (a == 0) {
-      for (std::int64_t c = 0; c < chunks; ++c) std::copy_n(count_at(c, p), radix, hist.data() + c * radix);
-    } else {
-      for_chunks([&](std::int64_t c) {
-        std::array<std::int64_t, radix> h{};
-        const K* const sk = src_k;
-        for (std::int64_t i = chunk_begin(c), e = chunk_begin(c + 1); i < e; ++i) ++h[digit_p(sk[i])];
-        std::copy(h.begin(), h.end(), hist.data() + c * radix);
-      });
+  /// hist[c][d] = chunk c's count of digit d of pass p in keys[0, n): from the survey t
+  /// when `surveyed` (keys are still the ones t read, in the same order) and it counted p,
+  /// else by a read.
+  void histogram(const tally& t, bool surveyed, const K* keys, std::int64_t n, int p,
+                 std::vector<std::int64_t>& hist) const {
+    const auto j = static_cast<std::size_t>(std::find(t.counted.begin(), t.counted.end(), p) - t.counted.begin());
+    if (surveyed && j < t.counted.size()) {
+      for (std::int64_t c = 0; c < t.chunks; ++c) std::copy_n(t.at(c, j), radix, hist.data() + c * radix);
+      return;
     }
-    // Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every
-    // item of a smaller digit and after the items of digit d in earlier chunks.
+    const pass_fn digit_p = digit_.pass(p);
+    const std::int64_t chunks = t.chunks;
+    for_chunks(chunks, [&](std::int64_t c) {
+      std::array<std::int64_t, radix> h{};
+      for (std::int64_t i = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1); i < e; ++i)
+        ++h[digit_p(keys[i])];
+      std::copy(h.begin(), h.end(), hist.data() + c * radix);
+    });
+  }
+
+  /// Exclusive scan in (digit, chunk) order: chunk c's items of digit d go after every item
+  /// of a smaller digit and after the items of digit d in earlier chunks.
+  static void scan_hist(std::vector<std::int64_t>& hist, std::int64_t chunks) {
     std::int64_t run = 0;
     for (int d = 0; d < radix; ++d)
       for (std::int64_t c = 0; c < chunks; ++c) {
@@ -282,59 +451,214 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
         hist[static_cast<std::size_t>(c * radix + d)] = run;
         run += k;
       }
-    const bool combine_keys = write_combining && line_writer<K>::usable(dst_k);
-    const bool combine_values = src_v != nullptr && write_combining && line_writer<V>::usable(dst_v);
-    for_chunks([&](std::int64_t c) {
+  }
+
+  /// Items [b, e) of (sk, sv) to (dk, dv) by the digit: off[d] is the next slot of digit d
+  /// (advanced). Streaming write-combining when `combine` and the items tile a line.
+  static void scatter_run(const K* sk, const V* sv, std::int64_t b, std::int64_t e, K* dk, V* dv,
+                          std::array<std::int64_t, radix>& off, const pass_fn digit_p, bool combine) {
+    const bool combine_keys = combine && line_writer<K>::usable(dk);
+    const bool combine_values = sv != nullptr && combine && line_writer<V>::usable(dv);
+    if (sv == nullptr && combine_keys) {
+      line_writer<K> wk(dk, off.data());
+      for (std::int64_t i = b; i < e; ++i) {
+        const K k = sk[i];
+        const unsigned d = digit_p(k);
+        wk.put(d, off[d]++, k);
+      }
+      wk.finish(off.data());
+    } else if (sv != nullptr && combine_keys && combine_values) {
+      line_writer<K> wk(dk, off.data());
+      line_writer<V> wv(dv, off.data());
+      for (std::int64_t i = b; i < e; ++i) {
+        const K k = sk[i];
+        const unsigned d = digit_p(k);
+        const std::int64_t o = off[d]++;
+        wk.put(d, o, k);
+        wv.put(d, o, sv[i]);
+      }
+      wk.finish(off.data());
+      wv.finish(off.data());
+    } else if (sv != nullptr) {
+      for (std::int64_t i = b; i < e; ++i) {
+        const std::int64_t o = off[digit_p(sk[i])]++;
+        dk[o] = sk[i];
+        dv[o] = sv[i];
+      }
+    } else {
+      for (std::int64_t i = b; i < e; ++i) dk[off[digit_p(sk[i])]++] = sk[i];
+    }
+  }
+
+  /// One chunked pass: every chunk moves its items from src to dst by digit p, at the
+  /// scanned offsets in hist.
+  void scatter(span src, span dst, std::int64_t n, std::int64_t chunks, int p,
+               const std::vector<std::int64_t>& hist) const {
+    const pass_fn digit_p = digit_.pass(p);
+    for_chunks(chunks, [&](std::int64_t c) {
       std::array<std::int64_t, radix> off;
       std::copy_n(hist.data() + c * radix, radix, off.begin());
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
-      const K* const sk = src_k;
-      const V* const sv = src_v;
-      if (sv == nullptr && combine_keys) {
-        line_writer<K> wk(dst_k, off.data());
-        for (std::int64_t i = b; i < e; ++i) {
-          const K k = sk[i];
-          const unsigned d = digit_p(k);
-          wk.put(d, off[d]++, k);
-        }
-        wk.finish(off.data());
-      } else if (sv != nullptr && combine_keys && combine_values) {
-        line_writer<K> wk(dst_k, off.data());
-        line_writer<V> wv(dst_v, off.data());
-        for (std::int64_t i = b; i < e; ++i) {
-          const K k = sk[i];
-          const unsigned d = digit_p(k);
-          const std::int64_t o = off[d]++;
-          wk.put(d, o, k);
-          wv.put(d, o, sv[i]);
-        }
-        wk.finish(off.data());
-        wv.finish(off.data());
-      } else if (sv != nullptr) {
-        K* const dk = dst_k;
-        V* const dv = dst_v;
-        for (std::int64_t i = b; i < e; ++i) {
-          const std::int64_t o = off[digit_p(sk[i])]++;
-          dk[o] = sk[i];
-          dv[o] = sv[i];
-        }
-      } else {
-        K* const dk = dst_k;
-        for (std::int64_t i = b; i < e; ++i) dk[off[digit_p(sk[i])]++] = sk[i];
+      scatter_run(src.k, src.v, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1), dst.k, dst.v, off,
+                  digit_p, write_combining_);
+    });
+  }
+
+  void copy(span src, span dst, std::int64_t n) const {
+    const std::int64_t chunks = chunks_for(n);
+    for_chunks(chunks, [&](std::int64_t c) {
+      const std::int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+      std::memcpy(static_cast<void*>(dst.k + b), src.k + b, static_cast<std::size_t>(e - b) * sizeof(K));
+      if (src.v) std::memcpy(static_cast<void*>(dst.v + b), src.v + b, static_cast<std::size_t>(e - b) * sizeof(V));
+    });
+  }
+
+  /// The chunked LSD sort: every active pass over the whole array, ping-ponging x and y.
+  void lsd(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+    span src = x, dst = y;
+    // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
+    std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
+    for (const int p : t.active) {
+      histogram(t, src.k == x.k && p == t.active.front(), src.k, n, p, hist);
+      scan_hist(hist, t.chunks);
+      scatter(src, dst, n, t.chunks, p, hist);
+      std::swap(src, dst);
+    }
+    if ((src.k == x.k) != end_in_x) copy(src, dst, n);  // the result is in the other array
+  }
+
+  /// The MSD-first hybrid: one chunked pass by the top active digit into y, then every
+  /// bucket sorted by the lower digits on its own; see the design notes.
+  void msd(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+    const int top = t.active.back();
+    const std::vector<int> rest(t.active.begin(), t.active.end() - 1);
+    std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
+    histogram(t, true, x.k, n, top, hist);
+    std::array<std::int64_t, radix + 1> first{};  // bucket d: [first[d], first[d + 1])
+    for (int d = 0; d < radix; ++d) {
+      first[d + 1] = first[d];
+      for (std::int64_t c = 0; c < t.chunks; ++c) first[d + 1] += hist[static_cast<std::size_t>(c * radix + d)];
+    }
+    scan_hist(hist, t.chunks);
+    scatter(x, y, n, t.chunks, top, hist);
+
+    // A bucket one thread sorts must fit its buffers and, with several threads, hold at most
+    // 1/(2 workers) of the items: then the slowest thread finishes within 1.5x of the mean.
+    // Larger buckets (skewed keys) are sorted one after the other by every thread, recursively.
+    std::int64_t leaf_max = std::clamp<std::int64_t>(hp_.leaf_bytes / item_bytes(), 1, std::int64_t{1} << 31);
+    if (workers_ > 1) leaf_max = std::min(leaf_max, std::max(n / (2 * workers_), std::int64_t{1} << 16));
+    const span dst = end_in_x ? x : y;
+    std::vector<int> leaves;
+    std::int64_t cap = 0;
+    for (int d = 0; d < radix; ++d) {
+      const std::int64_t m = first[d + 1] - first[d];
+      if (m == 0) continue;
+      if (m <= leaf_max) {
+        leaves.push_back(d);
+        cap = std::max(cap, m);
+        continue;
+      }
+      const span yb = y.at(first[d]), xb = x.at(first[d]);
+      sort(yb, xb, m, survey(yb.k, m, rest), !end_in_x);
+    }
+    if (leaves.empty()) return;
+    // Largest first, each thread taking the next bucket when done with one: the small ones
+    // fill in at the end.
+    std::stable_sort(leaves.begin(), leaves.end(),
+                     [&](int a, int b) { return first[a + 1] - first[a] > first[b + 1] - first[b]; });
+    const std::int64_t pool = std::min<std::int64_t>(workers_, static_cast<std::int64_t>(leaves.size()));
+    std::vector<leaf_buffers> buffers(static_cast<std::size_t>(pool));
+    std::atomic<std::size_t> next{0};
+    for_chunks(pool, [&](std::int64_t c) {
+      for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < leaves.size();) {
+        const int d = leaves[i];
+        leaf(y.at(first[d]), dst.at(first[d]), first[d + 1] - first[d], rest, buffers[static_cast<std::size_t>(c)],
+             cap);
       }
     });
-    std::swap(src_k, dst_k);
-    std::swap(src_v, dst_v);
   }
-  if (src_k != keys) {  // an odd number of passes: the result is in the scratch buffers
-    for_chunks([&](std::int64_t c) {
-      const std::int64_t b = chunk_begin(c), e = chunk_begin(c + 1);
-      std::memcpy(keys + b, src_k + b, static_cast<std::size_t>(e - b) * sizeof(K));
-      if (values) std::memcpy(values + b, src_v + b, static_cast<std::size_t>(e - b) * sizeof(V));
-    });
-  }
-}
 
+  /// Serial LSD sort of one bucket of m items by the passes `rest`, from s to d (which may
+  /// be s), in the cache: one read counts every digit, the passes ping-pong between this
+  /// thread's two buffers with plain stores, and only the last one writes d, streaming.
+  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, leaf_buffers& lb, std::int64_t cap) const {
+    const std::size_t np = rest.size();
+    const auto [shift, mask] = shifts_and_masks(rest);
+    std::array<std::array<std::uint32_t, radix>, sizeof(K)> h;  // m < 2^31
+    for (std::size_t j = 0; j < np; ++j) h[j].fill(0);
+    {
+      const digit_fn<K> dg = digit_;
+      const K* const k = s.k;
+      for (std::int64_t i = 0; i < m; ++i) {
+        const U o = dg.ordered(k[i]);
+        for (std::size_t j = 0; j < np; ++j) ++h[j][(o >> shift[j]) & mask[j]];
+      }
+    }
+    std::array<std::size_t, sizeof(K)> act{};  // the passes that vary in this bucket
+    int r = 0;
+    for (std::size_t j = 0; j < np; ++j)
+      if (*std::max_element(h[j].begin(), h[j].end()) < static_cast<std::uint32_t>(m)) act[r++] = j;
+    if (r == 0) {
+      if (s.k != d.k) {
+        std::memcpy(static_cast<void*>(d.k), s.k, static_cast<std::size_t>(m) * sizeof(K));
+        if (s.v) std::memcpy(static_cast<void*>(d.v), s.v, static_cast<std::size_t>(m) * sizeof(V));
+      }
+      return;
+    }
+    lb.reserve(cap, s.v != nullptr);
+    const span a{lb.ka.get(), lb.va.get()}, b{lb.kb.get(), lb.vb.get()};
+    auto pass = [&](span from, span to, std::size_t j, bool last) {
+      std::array<std::int64_t, radix> off;
+      std::int64_t run = 0;
+      for (int q = 0; q < radix; ++q) {
+        off[q] = run;
+        run += h[j][q];
+      }
+      // Streaming stores only for the last pass: its output is not read again soon, while
+      // the buffers' lines are, and must stay in the cache.
+      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && write_combining_);
+    };
+    if (r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
+      pass(s, a, act[0], false);
+      std::memcpy(static_cast<void*>(d.k), a.k, static_cast<std::size_t>(m) * sizeof(K));
+      if (s.v) std::memcpy(static_cast<void*>(d.v), a.v, static_cast<std::size_t>(m) * sizeof(V));
+      return;
+    }
+    // The last pass writes d, the ones before alternate a and b backwards from it, so d
+    // (possibly s) is written only once everything has been read from s.
+    span from = s;
+    for (int q = 0; q < r; ++q) {
+      const span to = q == r - 1 ? d : (r - 1 - q) % 2 == 1 ? a : b;
+      pass(from, to, act[static_cast<std::size_t>(q)], q == r - 1);
+      from = to;
+    }
+  }
+
+  digit_fn<K> digit_;
+  bool with_values_;
+  bool write_combining_;
+  hybrid_params hp_;
+  std::int64_t workers_;
+};
+
+/// The radix sort proper; values may be nullptr (keys only).
+template <class K, class V>
+void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
+                bool write_combining = true, const hybrid_params& hp = {}) {
+  const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+  if (n < 2 || begin == end) return;
+  using U = typename radix_traits<K>::bits_t;
+  const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
+  const int passes = (end - begin + radix_bits - 1) / radix_bits;
+  const radix_sorter<K, V> sorter(digit, values != nullptr, write_combining, hp);
+  std::vector<int> all(static_cast<std::size_t>(passes));
+  std::iota(all.begin(), all.end(), 0);
+  const auto t = sorter.survey(keys, n, all);
+  if (t.active.empty()) return;  // every compared bit is the same in every key
+
+  raw_buffer<K> key_tmp(n);
+  raw_buffer<V> val_tmp(values ? n : 0);
+  sorter.sort({keys, values}, {key_tmp.get(), val_tmp.get()}, n, t, true);
+}
 }  // namespace detail
 
 /// Serial reference: std::stable_sort of the keys by their ordered bits.
@@ -372,7 +696,7 @@ void sort_pairs_serial(K* keys, V* values, std::int64_t n, const sort_options& o
   if (n > 0) std::memcpy(values, v2.get(), static_cast<std::size_t>(n) * sizeof(V));
 }
 
-/// Parallel LSD radix sort of keys (see the design notes above).
+/// Parallel radix sort of keys (see the design notes above).
 template <class K>
 void sort_keys_parallel(K* keys, std::int64_t n, const sort_options& opts = {}) {
   constexpr const char* where = "scankit::cpu::sort_keys_parallel";
@@ -380,7 +704,7 @@ void sort_keys_parallel(K* keys, std::int64_t n, const sort_options& opts = {}) 
   detail::radix_sort<K, int>(keys, nullptr, n, opts, where);
 }
 
-/// Parallel LSD radix sort of key-value pairs: values move with their keys; stable.
+/// Parallel radix sort of key-value pairs: values move with their keys; stable.
 template <class K, class V>
 void sort_pairs_parallel(K* keys, V* values, std::int64_t n, const sort_options& opts = {}) {
   static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
