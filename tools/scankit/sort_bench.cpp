@@ -374,6 +374,12 @@ int run_sort_bench(const sort_bench_options& o) {
   const run_spec s = make_spec(o, rows);
   std::cout << fmt::format("scankit bench sort | {} | {} | n = {} | {} | seed {}\n", device_header(sys),
                            iso_date_now(), describe_count(n), describe(o), s.seed);
+#ifdef SCANKIT_HAS_CUDA
+  if (gpu && std::find(rows.begin(), rows.end(), "onesweep") != rows.end())
+    std::cout << cuda::onesweep_tuning_description(std::stoul(o.type.substr(1)) / 8,
+                                                   o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0)
+              << "\n";
+#endif
   const point p = measure_any(s, n);
   if (!std::isnan(p.copy_ms))
     std::cout << fmt::format("copy: device-to-device cudaMemcpyAsync of {}: {} ms = {} GB/s (read + write)\n",

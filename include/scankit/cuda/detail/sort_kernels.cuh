@@ -154,7 +154,7 @@ __device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std
 }
 
 /// onesweep's tile: threads per block and keys per thread, by key and value size (printed by
-/// `scankit bench sort --tuning`). Separate from the other kernels' tile_sort: onesweep keeps
+/// `scankit bench sort`). Separate from the other kernels' tile_sort: onesweep keeps
 /// only keys and ranks live across its barriers (digits are recomputed, the last tile is
 /// padded instead of carrying valid flags), which makes room for a bigger tile. A tile stays
 /// resident for about the same time whatever its size (it is mostly fixed latency), so keys
