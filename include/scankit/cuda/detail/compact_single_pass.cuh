@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
-                       unsigned long long* tile_counter, bool vec, bool vec_out, unsigned backoff) {
+                       unsigned long long* tile_counter, bool vec, bool vec_out) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ tile::scan_storage<int, R> scan_smem;
@@ -198,14 +198,14 @@ __global__ void __launch_bounds__(256, MinBlocks)
   //    upper-level entries this tile completes (it is the last tile of an aligned run).
   const int lane = tid & 31, warp = tid >> 5;
   for (int k = warp; k < tr.levels; k += static_cast<int>(B >> 5)) {
-    const count_t run = decoupled_lookback::run_sum(tr.level[k], t >> (5 * k), sum<count_t>{}, backoff);
+    const count_t run = decoupled_lookback::run_sum(tr.level[k], t >> (5 * k), sum<count_t>{}, lookback_backoff_ns);
     if (lane == 0) level_sums[k] = run;
     if (k == 0) {
       count_t v = run + static_cast<count_t>(selected);
       for (int up_level = 1; up_level < tr.levels && ((t >> (5 * (up_level - 1))) & 31) == 31; ++up_level) {
         if (lane == 0) tr.level[up_level].publish(t >> (5 * up_level), v);
         if (up_level + 1 < tr.levels && ((t >> (5 * up_level)) & 31) == 31)
-          v += decoupled_lookback::run_sum(tr.level[up_level], t >> (5 * up_level), sum<count_t>{}, backoff);
+          v += decoupled_lookback::run_sum(tr.level[up_level], t >> (5 * up_level), sum<count_t>{}, lookback_backoff_ns);
       }
     }
   }
@@ -277,8 +277,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
-  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out,
-                                                          lookback_backoff_ns);
+  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
 }
 
