@@ -55,19 +55,25 @@ static std::string describe_lookback_tuning() {
   constexpr auto tu = detail::decoupled_lookback::tuning_for<ItemBytes>();
   constexpr bool vec = 16 % ItemBytes == 0;
   constexpr int v = vec ? static_cast<int>(16 / ItemBytes) : 1;
-  constexpr int staged = vec ? tu.staged_vectors_per_thread : 0;
-  constexpr int in_registers = vec ? tu.vectors_per_thread : tu.vectors_per_thread + tu.staged_vectors_per_thread;
-  const int tile = tu.block_size * (in_registers + staged) * v;
-  return std::to_string(ItemBytes) + "-byte items: " + std::to_string(tu.block_size) +
-         " threads x (" + std::to_string(in_registers) + " in registers + " +
-         std::to_string(staged) + " staged in shared memory) " + (vec ? "16-byte vectors" : "items") +
-         " = " + std::to_string(tile) + " items per tile" +
-         (staged ? " from " + std::to_string(detail::decoupled_lookback::staged_from_items(tu.staged_from_items)) +
-                       " items (" + std::to_string(tu.block_size * in_registers * v) + " below, registers only)"
-                 : std::string()) +
-         "; one launch up to " +
-         std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
-         std::to_string(tu.backoff_ns) + " ns";
+  const std::string threads = std::to_string(tu.block_size) + " threads";
+  if constexpr (!vec) {
+    const int items = tu.staged_register_vectors + tu.staged_vectors_per_thread;
+    return std::to_string(ItemBytes) + "-byte items: " + threads + " x " + std::to_string(items) +
+           " items in registers = " + std::to_string(tu.block_size * items) + " items per tile";
+  } else {
+    const int big = tu.block_size * (tu.staged_register_vectors + tu.staged_vectors_per_thread) * v;
+    const int small = tu.block_size * tu.vectors_per_thread * v;
+    return std::to_string(ItemBytes) + "-byte items: " + threads + " x (" +
+           std::to_string(tu.staged_register_vectors) + " in registers + " +
+           std::to_string(tu.staged_vectors_per_thread) + " staged in shared memory) 16-byte vectors = " +
+           std::to_string(big) + " items per tile from " +
+           std::to_string(detail::decoupled_lookback::staged_from_items(tu.staged_from_items)) +
+           " items; below, " + threads + " x " + std::to_string(tu.vectors_per_thread) +
+           " vectors in registers = " + std::to_string(small) + " items; compiled for " +
+           std::to_string(tu.min_blocks_per_sm) + " blocks per SM; one launch up to " +
+           std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
+           std::to_string(tu.backoff_ns) + " ns";
+  }
 }
 
 std::string lookback_tuning_description(std::size_t item_bytes) {

@@ -830,7 +830,7 @@ void run_lib(context_t<T>& c, const char* label, int reps) {
   }
   const std::size_t bytes = static_cast<std::size_t>(p - c.ws);
   const int smem = S * B * 16;
-  auto kern = dl::lookback_scan_kernel<R, S, V, true, T, Op>;
+  auto kern = dl::lookback_scan_kernel<R, S, V, true, 1024, 1, T, Op>;
   if (smem > 48 * 1024) CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, smem));

@@ -30,13 +30,16 @@
 
 namespace scankit::cuda::detail::decoupled_lookback {
 
-/// Tuning per item size: threads per block, 16-byte vectors per thread held in registers and
-/// staged in shared memory, small-input limit, and the back-off while waiting for a
+/// Tuning per item size: threads per block, 16-byte vectors per thread (register-only tiles,
+/// and the staged tile's split between registers and shared memory), the blocks per SM the
+/// tuned block size is compiled for, small-input limit, and the back-off while waiting for a
 /// predecessor. Printed by `scankit bench --tuning`.
 struct tuning {
   int block_size;
-  int vectors_per_thread;         // in registers
-  int staged_vectors_per_thread;  // through shared memory (cp.async), vector path only
+  int vectors_per_thread;         // register-only tiles (smaller inputs, other block sizes)
+  int staged_register_vectors;    // the staged tile: vectors in registers ...
+  int staged_vectors_per_thread;  // ... and through shared memory (cp.async), vector path only
+  int min_blocks_per_sm;          // launch bounds of the tuned block size (sets ptxas's budget)
   int single_block_tiles;         // inputs of at most this many tiles take the one-launch path
   unsigned backoff_ns;
   std::int64_t staged_from_items;  // smaller inputs use register-only tiles (more, smaller tiles)
@@ -47,28 +50,37 @@ struct tuning {
 ///   as the tile's own loads (~5 us), and a block holds its tile while it waits. Throughput is
 ///   bytes in flight over tile lifetime, so the cure is more bytes per tile, not more tiles.
 /// - Registers cap the tile: 8 vectors per thread is what fits 64 registers (4 vectors: 65%
-///   of the copy; 16 spill: 63%). Staging 4 more vectors per thread in shared memory with
+///   of the copy; 16 spill: 63%). Staging more vectors per thread in shared memory with
 ///   cp.async (each thread copies and reads back only its own vectors, so no barrier) makes
-///   the tile 1.5x bigger at the same occupancy: 84% of the copy, 1.04x CUB. Staging more
-///   pushes the per-vector totals and prefixes out of registers and loses (8+8: 77%).
+///   the tile bigger at the same occupancy. Each vector still costs a register for its total
+///   and one for its prefix, so the split must leave ptxas room.
+/// - Session 6 (tools/experiments/session6_scan_variants.cu, CUDA 13.0): the old 8 + 4 split
+///   spilled 64 bytes per thread for int32 sums (ptxas -v) under the 64-register budget of
+///   __launch_bounds__(1024). 6 + 6 compiled for 256 threads x 4 blocks per SM does not spill
+///   and measured 2-3% faster at 2^28 and 2^30 (1.02-1.03x CUB for int32, against 1.01x);
+///   8 + 8 at 3 blocks per SM tied with it; 8 + 12 and anything that spilled lost.
 /// - Things that did not help: the classic look-back that stops at the nearest inclusive
 ///   prefix (80%, and not deterministic for floats), recomputing the previous runs' sums
 ///   instead of waiting for their publication (80%), a persistent grid holding two tiles
-///   per block (63%: a tile id taken early is worked on late, and its successors wait),
-///   bulk (TMA) copies through shared memory (69-74%), other back-offs and cache hints.
+///   per block (63%: a tile id taken early is worked on late, and its successors wait), a
+///   persistent grid that asks for its next tile id while storing the current one (session 6:
+///   5-20% slower), prefixes parked in shared memory across the look-back (ptxas spilled as
+///   much), bulk (TMA) copies through shared memory (69-74%), other back-offs and cache hints.
+/// - Tile ids from the atomic counter cost 2% (int32) to 5% (int64) against blockIdx (session
+///   6); they stay: they are what makes the scan deadlock-free.
 /// One-launch path for a single tile only: at 2^14 int32 (two tiles) the one block walking
 /// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
-  // Staged tiles from 2^27 items (4-byte) and 2^23 (8-byte): `tools/gpu-check tune-scan`
-  // (H100, 2026-11-21) had register-only tiles faster up to 2^26 int32 (0.2339 against 0.2375 ms
-  // at 2^26; 13-22% faster at 2^14-2^19) and staged ones from 2^27 (0.4530 against 0.4579 ms);
-  // for int64 the crossing lies between 2^22 and 2^23 (at 2^28: 1.75 against 2.30 ms).
-  if constexpr (ItemBytes <= 4) return {256, 8, 4, 1, 32, std::int64_t{1} << 27};
+  // Register-only tiles below 2^25 items (4-byte): at 2^24 the 8-vector register tile beat the
+  // 6 + 6 staged one (0.0684 against 0.0704 ms), at 2^26 it lost (0.2345 against 0.2276 ms)
+  // (session 6). For int64 the crossing lies between 2^22 and 2^23 (session 3; at 2^28: 1.75
+  // against 2.30 ms).
+  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, 1, 32, std::int64_t{1} << 25};
   // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
   // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
-  // spilled, 78%; 6 + 8, 77%).
-  return {256, 4, 8, 1, 32, std::int64_t{1} << 23};
+  // spilled, 78%; 6 + 8, 77%; session 6: 4 + 12 at 3 blocks per SM, 2 + 12 and 3 + 9 tied or lost).
+  return {256, 4, 4, 8, 4, 1, 32, std::int64_t{1} << 23};
 }
 
 /// Where the staged tile starts: the tuning's staged_from_items, or the environment variable
@@ -218,8 +230,8 @@ __device__ __forceinline__ void copy_async_16(void* smem_dst, const void* global
 /// thread copies and reads back only its own shared-memory vectors, so that part needs no
 /// barrier. (A blocked layout of the staged part, one total per thread instead of S, needs
 /// two more barriers and measured slower: 78% of the copy against 84%.)
-template <int R, int S, int V, bool Vec, class T, class Op>
-__global__ void __launch_bounds__(1024)
+template <int R, int S, int V, bool Vec, int MaxThreads, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(MaxThreads, MinBlocks)
     lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
                          T* total, const __grid_constant__ tree<T> tr,
                          unsigned long long* tile_counter, unsigned backoff) {
@@ -368,7 +380,9 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
   return bytes;
 }
 
-/// R vectors (or items) per thread in registers and S staged through shared memory.
+/// R vectors (or items) per thread in registers and S staged through shared memory. The
+/// kernel is compiled for the tuned block size and blocks per SM when `block` is that size
+/// (its register budget is what the tuning assumed), else for any block size up to 1024.
 template <int R, int S, int V, bool Vec, class T, class Op>
 void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
             arena& ws, int block, cudaStream_t s) {
@@ -388,7 +402,9 @@ void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, 
   // slower on the H100: a tile id taken early is worked on late, and its successors wait.)
   if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
   const int staged_bytes = S * block * 16;
-  auto* kernel = lookback_scan_kernel<R, S, V, Vec, T, Op>;
+  auto* kernel = block == tu.block_size
+                     ? lookback_scan_kernel<R, S, V, Vec, tu.block_size, tu.min_blocks_per_sm, T, Op>
+                     : lookback_scan_kernel<R, S, V, Vec, 1024, 1, T, Op>;
   if (staged_bytes > 48 * 1024)
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, staged_bytes));
   kernel<<<static_cast<unsigned>(tiles), block, staged_bytes, s>>>(
@@ -406,14 +422,14 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
   constexpr tuning tu = tuning_of<T>();
   tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
     if constexpr (Vec) {
-      constexpr int R = tu.vectors_per_thread, S = tu.staged_vectors_per_thread;
+      constexpr int R = tu.staged_register_vectors, S = tu.staged_vectors_per_thread;
       if (n >= staged_from_items(tu.staged_from_items))
         launch<R, S, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
       else
-        launch<R, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+        launch<tu.vectors_per_thread, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     } else {
       // Without 16-byte vectors nothing is staged; the registers hold that many items instead.
-      constexpr int R = tu.vectors_per_thread + tu.staged_vectors_per_thread;
+      constexpr int R = tu.staged_register_vectors + tu.staged_vectors_per_thread;
       launch<R, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     }
   });
