@@ -375,6 +375,19 @@ void middle_4byte(context<T, Op>& c, int reps) {
   run_variant<256, 6, 6, false, true, 256, 4, T, Op, true, true>(c, "sB pers R6+S6 lb(256,4)", reps);
 }
 
+template <class T, class Op>
+void middle_8byte(context<T, Op>& c, int reps) {
+  run_variant<256, 4, 0, false, true, 1024, 1, T, Op>(c, "lib R4 (current below 2^23)", reps);
+  run_variant<256, 4, 8, false, true, 1024, 1, T, Op>(c, "lib R4+S8 (current from 2^23)", reps);
+  run_variant<256, 6, 0, false, true, 256, 4, T, Op>(c, "R6 lb(256,4)", reps);
+  run_variant<256, 8, 0, false, true, 256, 3, T, Op>(c, "R8 lb(256,3)", reps);
+  run_variant<256, 4, 4, false, true, 256, 4, T, Op>(c, "R4+S4 lb(256,4)", reps);
+  run_variant<256, 6, 6, false, true, 256, 3, T, Op>(c, "R6+S6 lb(256,3)", reps);
+  run_variant<256, 8, 8, false, true, 256, 2, T, Op>(c, "R8+S8 lb(256,2)", reps);
+  run_variant<128, 8, 0, false, true, 128, 6, T, Op>(c, "B128 R8 lb(128,6)", reps);
+  run_variant<128, 8, 8, false, true, 128, 6, T, Op>(c, "B128 R8+S8 lb(128,6)", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -388,6 +401,10 @@ int main(int argc, char** argv) {
     with_context<float, scankit::sum<float>>(std::int64_t{1} << 28, "float", "sum", [](auto& c, int r) { large_4byte(c, r); });
   if (want("i64"))
     with_context<i64, scankit::sum<i64>>(std::int64_t{1} << 28, "int64", "sum", [](auto& c, int r) { large_8byte(c, r); });
+  if (want("i64mid")) {
+    for (int lg : {18, 20, 22, 24, 26, 28})
+      with_context<i64, scankit::sum<i64>>(std::int64_t{1} << lg, "int64", "sum", [](auto& c, int r) { middle_8byte(c, r); });
+  }
   if (want("mid")) {
     for (int lg : {16, 20, 22, 24, 26})
       with_context<i32, scankit::sum<i32>>(std::int64_t{1} << lg, "int32", "sum", [](auto& c, int r) { middle_4byte(c, r); });
