@@ -70,7 +70,9 @@ static std::string describe_lookback_tuning() {
            std::to_string(detail::decoupled_lookback::staged_from_items(tu.staged_from_items)) +
            " items; below, " + threads + " x " + std::to_string(tu.vectors_per_thread) +
            " vectors in registers = " + std::to_string(small) + " items; compiled for " +
-           std::to_string(tu.min_blocks_per_sm) + " blocks per SM; one launch up to " +
+           std::to_string(tu.min_blocks_per_sm) + " blocks per SM; block scan: " +
+           (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
+           "; one launch up to " +
            std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
            std::to_string(tu.backoff_ns) + " ns";
   }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Session 6, GPU round 3: the look-back scan with the 6 + 6 staged tile (compiled for 256
+# Session 6, GPU round 3 (and 9, with the raking block scan): the look-back scan with the 6 + 6 staged tile (compiled for 256
 # threads x 4 blocks per SM): the scan tests in full, the staged tile at every size, and the
 # scan benchmarks against CUB and the copy (2^28, 2^30, other types and operators).
 set -uo pipefail
 tar -C .devbundle -xJf .devbundle/bin.tar.xz
 B=$PWD/.devbundle/bin; export LD_LIBRARY_PATH=$B; S=$B/scankit
-L=$OUT/round3.log
+L=$OUT/round9.log
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 {
 step device; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u

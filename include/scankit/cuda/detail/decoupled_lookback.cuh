@@ -40,6 +40,7 @@ struct tuning {
   int staged_register_vectors;    // the staged tile: vectors in registers ...
   int staged_vectors_per_thread;  // ... and through shared memory (cp.async), vector path only
   int min_blocks_per_sm;          // launch bounds of the tuned block size (sets ptxas's budget)
+  bool raking_block_scan;         // tile::raking_scan_tile, else tile::scan_tile
   int single_block_tiles;         // inputs of at most this many tiles take the one-launch path
   unsigned backoff_ns;
   std::int64_t staged_from_items;  // smaller inputs use register-only tiles (more, smaller tiles)
@@ -76,11 +77,17 @@ constexpr tuning tuning_for() {
   // 6 + 6 staged one (0.0684 against 0.0704 ms), at 2^26 it lost (0.2345 against 0.2276 ms)
   // (session 6). For int64 the crossing lies between 2^22 and 2^23 (session 3; at 2^28: 1.75
   // against 2.30 ms).
-  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, 1, 32, std::int64_t{1} << 25};
+  // Session 6, later: the raking block scan (tile::raking_scan_tile) instead of one warp scan
+  // per vector made 4-byte tiles 1-2% faster at 2^28-2^30 and 5-18% faster at 2^16-2^22
+  // (int32 sum, against CUB: 1.041x / 1.044x at 2^28 / 2^30, 1.15x at 2^16, 1.09x at 2^20);
+  // with it the staged tile already wins at 2^22 (1.100x against 1.054x for registers only)
+  // but not at 2^20 (1.016x against 1.094x). For 8-byte items it lost (2^28 int64: 0.892-0.903x
+  // against 0.919x), so they keep the warp scans. (results/session6-scan-raking.log)
+  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, true, 1, 32, std::int64_t{1} << 22};
   // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
   // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
   // spilled, 78%; 6 + 8, 77%; session 6: 4 + 12 at 3 blocks per SM, 2 + 12 and 3 + 9 tied or lost).
-  return {256, 4, 4, 8, 4, 1, 32, std::int64_t{1} << 23};
+  return {256, 4, 4, 8, 4, false, 1, 32, std::int64_t{1} << 23};
 }
 
 /// Where the staged tile starts: the tuning's staged_from_items, or the environment variable
@@ -230,15 +237,16 @@ __device__ __forceinline__ void copy_async_16(void* smem_dst, const void* global
 /// thread copies and reads back only its own shared-memory vectors, so that part needs no
 /// barrier. (A blocked layout of the staged part, one total per thread instead of S, needs
 /// two more barriers and measured slower: 78% of the copy against 84%.)
-template <int R, int S, int V, bool Vec, int MaxThreads, int MinBlocks, class T, class Op>
+template <int R, int S, int V, bool Vec, bool Raking, int MaxThreads, int MinBlocks, class T, class Op>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
                          T* total, const __grid_constant__ tree<T> tr,
                          unsigned long long* tile_counter, unsigned backoff) {
   static_assert(S == 0 || (Vec && V * sizeof(T) == 16), "staging needs 16-byte vectors");
   constexpr int RT = R + S;
-  extern __shared__ uint4 staged[];  // S * blockDim.x vectors
-  __shared__ tile::scan_storage<T, RT> smem;
+  extern __shared__ uint4 staged[];  // S * blockDim.x vectors, then the raking buffer
+  __shared__ tile::scan_storage<T, Raking ? 1 : RT> smem;
+  __shared__ T warp_sums[Raking ? 32 : 1];
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -290,7 +298,15 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     for (int j = 1; j < V; ++j) v = op(v, a[j]);
     totals[R + s][0] = v;
   }
-  const T aggregate = tile::scan_tile(totals, prefix, op, smem);
+  T aggregate;
+  if constexpr (Raking) {
+    T flat[RT];
+#pragma unroll
+    for (int r = 0; r < RT; ++r) flat[r] = totals[r][0];
+    aggregate = tile::raking_scan_tile(flat, prefix, op, reinterpret_cast<T*>(staged + S * B), warp_sums);
+  } else {
+    aggregate = tile::scan_tile(totals, prefix, op, smem);
+  }
   if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
 
   // 3. Look back, one warp per tree level, all levels at once. Warp 0 (level 0) also
@@ -401,10 +417,12 @@ void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, 
   // One block per tile. (A persistent grid that fetched its next tile id early measured 2x
   // slower on the H100: a tile id taken early is worked on late, and its successors wait.)
   if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
-  const int staged_bytes = S * block * 16;
+  constexpr bool raking = tu.raking_block_scan;
+  const int staged_bytes = S * block * 16 +
+                           (raking ? static_cast<int>(tile::raking_entries(R + S, block) * sizeof(T)) : 0);
   auto* kernel = block == tu.block_size
-                     ? lookback_scan_kernel<R, S, V, Vec, tu.block_size, tu.min_blocks_per_sm, T, Op>
-                     : lookback_scan_kernel<R, S, V, Vec, 1024, 1, T, Op>;
+                     ? lookback_scan_kernel<R, S, V, Vec, raking, tu.block_size, tu.min_blocks_per_sm, T, Op>
+                     : lookback_scan_kernel<R, S, V, Vec, raking, 1024, 1, T, Op>;
   if (staged_bytes > 48 * 1024)
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, staged_bytes));
   kernel<<<static_cast<unsigned>(tiles), block, staged_bytes, s>>>(
