@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Session 6, GPU round 4: the look-back scan's size sweeps (int32 sum, int32 max, int64 sum;
+# Session 6, GPU round 4 (and 10, with the raking block scan): the look-back scan's size sweeps (int32 sum, int32 max, int64 sum;
 # CUB and the copy in the same process) and compute-sanitizer on the scan tests.
 set -uo pipefail
 tar -C .devbundle -xJf .devbundle/bin.tar.xz
 B=$PWD/.devbundle/bin; export LD_LIBRARY_PATH=$B; S=$B/scankit
 export SCANKIT_PYTHON=python3 SCANKIT_PLOT_SCRIPT=$PWD/tools/plot_sweep.py
-L=$OUT/round4.log
+L=$OUT/round10.log
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 {
 step device; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
