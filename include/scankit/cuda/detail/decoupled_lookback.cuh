@@ -80,10 +80,12 @@ constexpr tuning tuning_for() {
   // Session 6, later: the raking block scan (tile::raking_scan_tile) instead of one warp scan
   // per vector made 4-byte tiles 1-2% faster at 2^28-2^30 and 5-18% faster at 2^16-2^22
   // (int32 sum, against CUB: 1.041x / 1.044x at 2^28 / 2^30, 1.15x at 2^16, 1.09x at 2^20);
-  // with it the staged tile already wins at 2^22 (1.100x against 1.054x for registers only)
-  // but not at 2^20 (1.016x against 1.094x). For 8-byte items it lost (2^28 int64: 0.892-0.903x
-  // against 0.919x), so they keep the warp scans. (results/session6-scan-raking.log)
-  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, true, 1, 32, std::int64_t{1} << 22};
+  // staged against register-only tiles with it (int32 sum, 15 runs): 2^20 0.0121 / 0.0111 ms,
+  // 2^21 0.0149 / 0.0141, 2^22 0.0207 / 0.0212, 2^23 0.0402 / 0.0365 (1.3 waves of the staged
+  // tile), 2^24 0.0657 / 0.0662, 2^25 0.1164 / 0.1196; max the same way. So staging starts at
+  // 2^24 (results/session6-scan-staged-from.log). For 8-byte items raking lost (2^28 int64:
+  // 0.892-0.903x CUB against 0.919x), so they keep the warp scans (results/session6-scan-raking.log).
+  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, true, 1, 32, std::int64_t{1} << 24};
   // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
   // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
   // spilled, 78%; 6 + 8, 77%; session 6: 4 + 12 at 3 blocks per SM, 2 + 12 and 3 + 9 tied or lost).
