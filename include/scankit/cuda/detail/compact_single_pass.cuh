@@ -87,7 +87,7 @@ __device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, co
   for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
 }
 
-template <int R, int MinBlocks, int V, class Sel>
+template <int R, int MinBlocks, int V, bool Raking, class Sel>
 __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
@@ -95,7 +95,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
                        unsigned long long* tile_counter, bool vec, bool vec_out) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
-  __shared__ tile::scan_storage<int, R> scan_smem;
+  __shared__ tile::scan_storage<int, Raking ? 1 : R> scan_smem;
+  __shared__ int warp_sums[Raking ? 32 : 1];
   __shared__ std::int64_t tile_id_s;
   __shared__ count_t level_sums[decoupled_lookback::max_levels];
   const int tid = threadIdx.x;
@@ -164,7 +165,19 @@ __global__ void __launch_bounds__(256, MinBlocks)
   int cnt[R][1], pre[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) cnt[r][0] = __popcll(static_cast<unsigned long long>((mask >> (r * V)) & vmask));
-  const int selected = tile::scan_tile(cnt, pre, sum<int>{}, scan_smem);
+  int selected;
+  if constexpr (Raking) {
+    // The raking buffer lies after the staging areas (its own region: no barrier is needed
+    // before staging starts).
+    int flat[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) flat[r] = cnt[r][0];
+    int* rake = reinterpret_cast<int*>(stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items,
+                                                                  out.indices != nullptr));
+    selected = tile::raking_scan_tile(flat, pre, sum<int>{}, rake, warp_sums);
+  } else {
+    selected = tile::scan_tile(cnt, pre, sum<int>{}, scan_smem);
+  }
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
@@ -259,6 +272,15 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
                                             static_cast<int>(bytes)));
 }
 
+/// A/B switch (session 6, temporary): SCANKIT_COMPACT_RAKING=0 takes the warp-scan block scan.
+inline bool raking_block_scan() {
+  static const bool on = [] {
+    const char* e = std::getenv("SCANKIT_COMPACT_RAKING");
+    return !(e != nullptr && e[0] == '0');
+  }();
+  return on;
+}
+
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
 void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
@@ -274,8 +296,10 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
-  const std::size_t smem = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
-  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
+  const std::size_t stage = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
+  const bool raking = raking_block_scan();
+  const std::size_t smem = stage + (raking ? tile::raking_entries(R, block) * sizeof(int) : 0);
+  auto kernel = raking ? single_pass_kernel<R, MinBlocks, V, true, Sel> : single_pass_kernel<R, MinBlocks, V, false, Sel>;
   allow_shared_memory(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
