@@ -87,7 +87,7 @@ __device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, co
   for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
 }
 
-template <int R, int MinBlocks, int V, bool Raking, class Sel>
+template <int R, int MinBlocks, int V, class Sel>
 __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
@@ -95,8 +95,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
                        unsigned long long* tile_counter, bool vec, bool vec_out) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
-  __shared__ tile::scan_storage<int, Raking ? 1 : R> scan_smem;
-  __shared__ int warp_sums[Raking ? 32 : 1];
+  __shared__ int warp_sums[32];
   __shared__ std::int64_t tile_id_s;
   __shared__ count_t level_sums[decoupled_lookback::max_levels];
   const int tid = threadIdx.x;
@@ -162,22 +161,17 @@ __global__ void __launch_bounds__(256, MinBlocks)
   // 2. Ranks: scan the per-vector counts across the block (the tile scan with one item per
   //    vector); pre[r] is then the number of selected tile items before the thread's vector r.
   constexpr mask_t vmask = V >= 64 ? ~mask_t{0} : (mask_t{1} << V) - 1u;
-  int cnt[R][1], pre[R];
+  int cnt[R], pre[R];
 #pragma unroll
-  for (int r = 0; r < R; ++r) cnt[r][0] = __popcll(static_cast<unsigned long long>((mask >> (r * V)) & vmask));
-  int selected;
-  if constexpr (Raking) {
-    // The raking buffer lies after the staging areas (its own region: no barrier is needed
-    // before staging starts).
-    int flat[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) flat[r] = cnt[r][0];
-    int* rake = reinterpret_cast<int*>(stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items,
-                                                                  out.indices != nullptr));
-    selected = tile::raking_scan_tile(flat, pre, sum<int>{}, rake, warp_sums);
-  } else {
-    selected = tile::scan_tile(cnt, pre, sum<int>{}, scan_smem);
-  }
+  for (int r = 0; r < R; ++r) cnt[r] = __popcll(static_cast<unsigned long long>((mask >> (r * V)) & vmask));
+  //    The block scan rakes through shared memory (tile::raking_scan_tile): one warp scan per
+  //    tile instead of one per vector. On the H100 (session 6) that alone took select_if from
+  //    0.84/0.88/1.03x CUB to 0.94/0.98/1.06x at 1/50/99% and unique from 0.85x to 1.06x
+  //    (docs/results/session6-compact-raking.log). Its buffer lies after the staging areas,
+  //    so staging needs no extra barrier.
+  int* rake = reinterpret_cast<int*>(
+      stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items, out.indices != nullptr));
+  const int selected = tile::raking_scan_tile(cnt, pre, sum<int>{}, rake, warp_sums);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
@@ -272,15 +266,6 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
                                             static_cast<int>(bytes)));
 }
 
-/// A/B switch (session 6, temporary): SCANKIT_COMPACT_RAKING=0 takes the warp-scan block scan.
-inline bool raking_block_scan() {
-  static const bool on = [] {
-    const char* e = std::getenv("SCANKIT_COMPACT_RAKING");
-    return !(e != nullptr && e[0] == '0');
-  }();
-  return on;
-}
-
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
 void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
@@ -297,9 +282,8 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
   const std::size_t stage = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
-  const bool raking = raking_block_scan();
-  const std::size_t smem = stage + (raking ? tile::raking_entries(R, block) * sizeof(int) : 0);
-  auto kernel = raking ? single_pass_kernel<R, MinBlocks, V, true, Sel> : single_pass_kernel<R, MinBlocks, V, false, Sel>;
+  const std::size_t smem = stage + tile::raking_entries(R, block) * sizeof(int);
+  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
