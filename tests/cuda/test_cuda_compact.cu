@@ -203,18 +203,23 @@ class CudaCompact : public ::testing::TestWithParam<compact_algorithm> {
   skc::compact_tile tile_ = skc::compact_tile::automatic;
 
   /// Runs `o` on `in` on the device (outputs, count and workspace poisoned first; workspace of
-  /// exactly the size asked for) and compares with the CPU serial loop.
+  /// exactly the size asked for) and compares with the CPU serial loop. in_shift / out_shift
+  /// move the input and output pointers that many items past an aligned address (the kernels
+  /// take 16-byte vector paths only where both sides allow them).
   template <class T>
-  ::testing::AssertionResult check(op o, const std::vector<T>& in, bool in_place, int block = 0) {
+  ::testing::AssertionResult check(op o, const std::vector<T>& in, bool in_place, int block = 0, int in_shift = 0,
+                                   int out_shift = 0) {
     const auto n = static_cast<std::int64_t>(in.size());
     const skc::compact_config c = cfg(block);
     if (verbose())
       std::printf("  %s %s n=%lld block=%d%s\n", std::string(skc::name(c.algorithm)).c_str(), op_name(o),
                   static_cast<long long>(n), block, in_place ? " in place" : ""), std::fflush(stdout);
     const std::size_t bytes = in.size() * sizeof(T);
-    in_.reserve(bytes), out_.reserve(bytes), idx_.reserve(in.size() * 8), flags_.reserve(in.size()), count_.reserve(8);
-    T* d_in = in_.as<T>();
-    T* d_out = in_place ? d_in : out_.as<T>();
+    const std::size_t slack = 4 * sizeof(T);
+    in_.reserve(bytes + slack), out_.reserve(bytes + slack), idx_.reserve(in.size() * 8), flags_.reserve(in.size()),
+        count_.reserve(8);
+    T* d_in = in_.as<T>() + in_shift;
+    T* d_out = in_place ? d_in : out_.as<T>() + out_shift;
     ck(cudaMemcpyAsync(d_in, in.data(), bytes, cudaMemcpyHostToDevice, stream_), "copy in");
     if (!in_place) ck(cudaMemsetAsync(d_out, 0xA5, bytes, stream_), "poison out");
     ck(cudaMemsetAsync(idx_.p, 0xA5, in.size() * 8, stream_), "poison indices");
@@ -275,6 +280,7 @@ class CudaCompact : public ::testing::TestWithParam<compact_algorithm> {
     }
     const std::string where = std::string(" [") + std::string(skc::name(c.algorithm)) + ", " + op_name(o) +
                               ", n=" + std::to_string(n) + ", block=" + std::to_string(block) +
+                              (in_shift || out_shift ? ", shifted " + std::to_string(in_shift) + "/" + std::to_string(out_shift) : "") +
                               (in_place ? ", in place]" : "]");
     if (got_count != ref_count)
       return ::testing::AssertionFailure() << "count " << got_count << ", expected " << ref_count << where;
@@ -337,6 +343,21 @@ const std::vector<pattern> all_patterns{pattern::random4, pattern::all, pattern:
 
 TEST_P(CudaCompact, Uint32AllPatterns) {
   every_op<std::uint32_t>(sizes_up_to(quick_mode() ? 1 << 15 : 1 << 20), all_patterns);
+}
+
+// Inputs and outputs off the 16-byte alignment of the vector paths (each side alone, and both
+// by different amounts): every operation must fall back to item-wise accesses and still match.
+TEST_P(CudaCompact, MisalignedPointers) {
+  const std::vector<std::int64_t> sizes{1, 1000, 3 * 8192 + 5, quick_mode() ? 20011 : 300007};
+  for (auto [in_shift, out_shift] : {std::pair{1, 0}, std::pair{0, 3}, std::pair{3, 1}})
+    for (std::int64_t n : sizes)
+      for (pattern p : {pattern::random4, pattern::alternating}) {
+        const auto in = make_input<std::uint32_t>(n, p);
+        for (op o : all_ops) {
+          const auto r = check(o, in, false, 0, in_shift, out_shift);
+          ASSERT_TRUE(r) << " (" << pattern_name(p) << ")";
+        }
+      }
 }
 
 TEST_P(CudaCompact, EveryType) {

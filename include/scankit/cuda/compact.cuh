@@ -111,7 +111,7 @@ void select_if(const T* d_in, T* d_out, std::int64_t n, Pred pred, std::int64_t*
   c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
   dc::outputs<T> out;
   out.items = d_out, out.count = d_count;
-  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred, true}, out, false, d_workspace, workspace_bytes, stream, cfg);
+  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
 }
 
 template <class T, class Pred>
@@ -125,7 +125,7 @@ void remove_if(const T* d_in, T* d_out, std::int64_t n, Pred pred, std::int64_t*
   c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
   dc::outputs<T> out;
   out.items = d_out, out.count = d_count;
-  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred, false}, out, false, d_workspace, workspace_bytes, stream, cfg);
+  dc::dispatch(d_in, n, dc::pred_selector<T, Pred, false>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
 }
 
 template <class T, class F>
@@ -158,7 +158,7 @@ void partition(const T* d_in, T* d_out, std::int64_t n, Pred pred, rejected_orde
   dc::outputs<T> out;
   out.items = d_out, out.count = d_count;
   out.mode = order == rejected_order::reversed ? dc::layout::partition_reversed : dc::layout::partition_original;
-  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred, true}, out, false, d_workspace, workspace_bytes, stream, cfg);
+  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
 }
 
 template <class T, class Eq>
@@ -204,7 +204,7 @@ void nonzero(const T* d_in, std::int64_t* d_indices, std::int64_t n, std::int64_
   c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
   dc::outputs<T> out;
   out.indices = d_indices, out.count = d_count;
-  dc::dispatch(d_in, n, dc::pred_selector<T, is_nonzero<T>>{{}, true}, out, false, d_workspace, workspace_bytes,
+  dc::dispatch(d_in, n, dc::pred_selector<T, is_nonzero<T>>{{}}, out, false, d_workspace, workspace_bytes,
                stream, cfg);
 }
 

@@ -16,14 +16,15 @@ namespace scankit::cuda::detail::compact {
 //   item_type    what the kernels load per item (a placeholder when reads_items is false)
 //   needs_prev   the kernels must pass the previous item (in[i-1], unspecified for i == 0)
 
-template <class T, class Pred>
+// Keep = false selects where pred is false (remove_if). A template argument rather than a
+// member: as a run-time flag it cost two instructions per item in the single-pass kernel.
+template <class T, class Pred, bool Keep = true>
 struct pred_selector {  // select_if, remove_if, partition, nonzero
   using item_type = T;
   static constexpr bool reads_items = true, needs_prev = false;
   Pred pred;
-  bool keep;  // false: select where pred is false (remove_if)
   __device__ __forceinline__ bool operator()(std::int64_t, const T& x, const T&) const {
-    return static_cast<bool>(pred(x)) == keep;
+    return static_cast<bool>(pred(x)) == Keep;
   }
 };
 

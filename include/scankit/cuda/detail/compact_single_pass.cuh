@@ -87,7 +87,11 @@ __device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, co
   for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
 }
 
-template <int R, int MinBlocks, int V, class Sel>
+/// ItemsOnly: the kernel for the common case, compiled without the others' run-time branches
+/// (a select writing items, no indices, no partition). Per item those branches cost about a
+/// quarter of the kernel's instructions: Nsight Compute counted 41 warp instructions per item
+/// against CUB's 25 before this (2^28 uint32, half selected; docs/results/session7-*).
+template <int R, int MinBlocks, int V, class Sel, bool ItemsOnly>
 __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
@@ -139,24 +143,26 @@ __global__ void __launch_bounds__(256, MinBlocks)
   // pushed the kernel past its register budget into spills.
   const int tile_valid = static_cast<int>(valid), threads = static_cast<int>(B);
   const bool full = valid == tile_items;
+  auto selected_at = [&](int r, int j) {
+    const int p = (r * threads + tid) * V + j;
+    if constexpr (!Sel::reads_items) return sel(begin + p, T{}, T{});
+    else if constexpr (Sel::needs_prev) return sel(begin + p, x[r][j], j > 0 ? x[r][j > 0 ? j - 1 : 0] : up[r]);
+    else return sel(begin + p, x[r][j], x[r][j]);
+  };
   mask_t mask = 0;
+  if (full) {  // two loops, so that whole tiles carry no bounds test per item
 #pragma unroll
-  for (int r = 0; r < R; ++r)
+    for (int r = 0; r < R; ++r)
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      const int p = (r * threads + tid) * V + j;
-      bool s = false;
-      if (full || p < tile_valid) {
-        if constexpr (!Sel::reads_items) {
-          s = sel(begin + p, T{}, T{});
-        } else if constexpr (Sel::needs_prev) {
-          s = sel(begin + p, x[r][j], j > 0 ? x[r][j > 0 ? j - 1 : 0] : up[r]);
-        } else {
-          s = sel(begin + p, x[r][j], x[r][j]);
-        }
-      }
-      mask |= static_cast<mask_t>(s ? 1u : 0u) << (r * V + j);
-    }
+      for (int j = 0; j < V; ++j) mask |= static_cast<mask_t>(selected_at(r, j) ? 1u : 0u) << (r * V + j);
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if ((r * threads + tid) * V + j < tile_valid)
+          mask |= static_cast<mask_t>(selected_at(r, j) ? 1u : 0u) << (r * V + j);
+  }
 
   // 2. Ranks: scan the per-vector counts across the block (the tile scan with one item per
   //    vector); pre[r] is then the number of selected tile items before the thread's vector r.
@@ -169,17 +175,30 @@ __global__ void __launch_bounds__(256, MinBlocks)
   //    0.84/0.88/1.03x CUB to 0.94/0.98/1.06x at 1/50/99% and unique from 0.85x to 1.06x
   //    (docs/results/session6-compact-raking.log). Its buffer lies after the staging areas,
   //    so staging needs no extra barrier.
-  int* rake = reinterpret_cast<int*>(
-      stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items, out.indices != nullptr));
+  const bool write_items = ItemsOnly || (Sel::reads_items && out.items != nullptr);
+  const bool write_indices = !ItemsOnly && out.indices != nullptr;
+  int* rake = reinterpret_cast<int*>(stage_raw + stage_bytes<T>(tile_items, write_items, write_indices));
   const int selected = tile::raking_scan_tile(cnt, pre, sum<int>{}, rake, warp_sums);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
   //    ones after all selected, at (count selected) + (rejected before them).
-  const bool partition = out.mode != layout::select;
+  const bool partition = !ItemsOnly && out.mode != layout::select;
   T* stage_items = reinterpret_cast<T*>(stage_raw);
   unsigned* stage_pos = reinterpret_cast<unsigned*>(
       stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0));
+  if constexpr (ItemsOnly) {
+    // Each selected item goes to the next slot of its vector's run: a predicated store and
+    // add per item, no branches.
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);
+      int slot = pre[r];
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if ((mine >> j) & 1u) stage_items[slot++] = x[r][j];
+    }
+  } else {
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits
@@ -199,6 +218,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
         if (out.indices) stage_pos[slot] = static_cast<unsigned>(p);
       }
     }
+  }
   }
 
   // 4. Look back, one warp per tree level, all levels at once. Warp 0 also publishes the
@@ -226,7 +246,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t rejected_before = begin - before;
   const int rejected = partition ? static_cast<int>(valid) - selected : 0;
   if constexpr (Sel::reads_items && V > 1 && sizeof(T) >= 4) {
-    if (out.items && vec_out && !out.indices) {
+    if (ItemsOnly ? vec_out : out.items && vec_out && !out.indices) {
       write_run<V>(out.items, before, selected, stage_items, 0, false);
       if (out.mode == layout::partition_reversed)
         write_run<V>(out.items, n - rejected_before - rejected, rejected, stage_items, selected + rejected - 1, true);
@@ -234,6 +254,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
         write_run<V>(out.items, *out.selected_total + rejected_before, rejected, stage_items, selected, false);
       return;
     }
+  }
+  if constexpr (ItemsOnly) {  // (items not vector-aligned, or 1- and 2-byte items)
+    for (int k = tid; k < selected; k += static_cast<int>(B)) out.items[before + k] = stage_items[k];
+    return;
   }
   const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
   const int to_write = selected + rejected;
@@ -283,7 +307,9 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
   const std::size_t stage = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
   const std::size_t smem = stage + tile::raking_entries(R, block) * sizeof(int);
-  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
+  const bool items_only = Sel::reads_items && out.items != nullptr && out.indices == nullptr && out.mode == layout::select;
+  auto kernel = items_only ? single_pass_kernel<R, MinBlocks, V, Sel, Sel::reads_items>
+                           : single_pass_kernel<R, MinBlocks, V, Sel, false>;
   allow_shared_memory(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");

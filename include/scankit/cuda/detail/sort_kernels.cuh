@@ -180,6 +180,33 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   return {384, 16, 2};
 }
 
+/// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit.
+/// (__match_any_sync instead made the whole sort 1.46x slower on the H100: 2^28 uint32 9.35
+/// against 6.42 ms; docs/results/session5-round4.log.) Written in PTX because the C++ form
+/// (bit = (d >> b) & 1; vote = ballot(bit); peers &= bit ? vote : ~vote) compiled to a shift,
+/// a compare, the vote, a select and a logic op per bit: Nsight Compute counted 487 M warp
+/// instructions per pass against CUB's 331 M, the ballots being most of the difference
+/// (docs/results/session7-*). Here the bit test is a predicate set straight from the digit,
+/// and the vote is inverted under that predicate before it narrows the mask.
+__device__ __forceinline__ unsigned lanes_with_same_digit(unsigned d) {
+  unsigned peers = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < digit_bits; ++b) {
+    asm("{\n\t"
+        ".reg .pred has_bit;\n\t"
+        ".reg .b32 vote;\n\t"
+        "and.b32 vote, %1, %2;\n\t"
+        "setp.ne.u32 has_bit, vote, 0;\n\t"
+        "vote.sync.ballot.b32 vote, has_bit, 0xffffffff;\n\t"
+        "@!has_bit not.b32 vote, vote;\n\t"
+        "and.b32 %0, %0, vote;\n\t"
+        "}"
+        : "+r"(peers)
+        : "r"(d), "r"(1u << b));
+  }
+  return peers;
+}
+
 /// Counts, then ranks, a tile held warp-striped (item j of lane l of warp w is the tile's key
 /// w*32*Items + j*32 + l), stably by one digit:
 ///   count():   every warp counts its keys' digits in its own shared-memory row (atomics);
@@ -250,16 +277,7 @@ struct count_then_rank {
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const unsigned d = dig(key[j]);
-      // The lanes with the same digit, from 8 ballots (one per digit bit). __match_any_sync
-      // instead made the whole sort 1.46x slower on the H100 (2^28 uint32: 9.35 against
-      // 6.42 ms; docs/results/session5-round4.log).
-      unsigned peers = 0xffffffffu;
-#pragma unroll
-      for (int b = 0; b < digit_bits; ++b) {
-        const bool bit = (d >> b) & 1u;
-        const unsigned vote = __ballot_sync(0xffffffffu, bit);
-        peers &= bit ? vote : ~vote;
-      }
+      const unsigned peers = lanes_with_same_digit(d);
       const unsigned before = __popc(peers & below);
       const unsigned base = row[d];
       __syncwarp();

@@ -183,12 +183,13 @@ __device__ __forceinline__ T raking_scan_tile(const T (&total)[RT], T (&prefix)[
   const T before_in_warp = shfl_up(inclusive, 1);  // every lane takes part in the shuffle
   if (lane == 31) warp_sums[warp] = inclusive;
   __syncthreads();
-  T before = op.identity(), aggregate = op.identity();
-  for (int w = 0; w < warps; ++w) {
-    const T v = warp_sums[w];
-    if (w < warp) before = op(before, v);
-    aggregate = op(aggregate, v);
-  }
+  // Every warp scans the warp totals on its own (lane w holds warp w's): a few shuffles, where
+  // a loop over the warps cost a load, a compare and two operator calls per warp.
+  const T of_warp = lane < warps ? warp_sums[lane] : op.identity();
+  const T upto_warp = warp_inclusive_scan(of_warp, op);
+  const T shifted = shfl_up(upto_warp, 1);  // every lane takes part in the shuffles
+  const T aggregate = shfl_idx(upto_warp, warps - 1);
+  const T before = shfl_idx(lane == 0 ? op.identity() : shifted, warp);
   T p = lane == 0 ? before : op(before, before_in_warp);
 #pragma unroll
   for (int k = 0; k < RT; ++k) {
