@@ -87,11 +87,7 @@ __device__ __forceinline__ void write_run(T* out, std::int64_t g0, int count, co
   for (int j = head + vectors * V + tid; j < count; j += B) out[g0 + j] = stage[stage_of(j)];
 }
 
-/// ItemsOnly: the kernel for the common case, compiled without the others' run-time branches
-/// (a select writing items, no indices, no partition). Per item those branches cost about a
-/// quarter of the kernel's instructions: Nsight Compute counted 41 warp instructions per item
-/// against CUB's 25 before this (2^28 uint32, half selected; docs/results/session7-*).
-template <int R, int MinBlocks, int V, class Sel, bool ItemsOnly>
+template <int R, int MinBlocks, int V, class Sel>
 __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
@@ -175,30 +171,22 @@ __global__ void __launch_bounds__(256, MinBlocks)
   //    0.84/0.88/1.03x CUB to 0.94/0.98/1.06x at 1/50/99% and unique from 0.85x to 1.06x
   //    (docs/results/session6-compact-raking.log). Its buffer lies after the staging areas,
   //    so staging needs no extra barrier.
-  const bool write_items = ItemsOnly || (Sel::reads_items && out.items != nullptr);
-  const bool write_indices = !ItemsOnly && out.indices != nullptr;
-  int* rake = reinterpret_cast<int*>(stage_raw + stage_bytes<T>(tile_items, write_items, write_indices));
+  int* rake = reinterpret_cast<int*>(
+      stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items, out.indices != nullptr));
   const int selected = tile::raking_scan_tile(cnt, pre, sum<int>{}, rake, warp_sums);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
   //    ones after all selected, at (count selected) + (rejected before them).
-  const bool partition = !ItemsOnly && out.mode != layout::select;
+  const bool partition = out.mode != layout::select;
   T* stage_items = reinterpret_cast<T*>(stage_raw);
   unsigned* stage_pos = reinterpret_cast<unsigned*>(
       stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0));
-  if constexpr (ItemsOnly) {
-    // Each selected item goes to the next slot of its vector's run: a predicated store and
-    // add per item, no branches.
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);
-      int slot = pre[r];
-#pragma unroll
-      for (int j = 0; j < V; ++j)
-        if ((mine >> j) & 1u) stage_items[slot++] = x[r][j];
-    }
-  } else {
+  // (Session 7 measured a second kernel for plain selects, compiled without this loop's
+  // run-time branches for partitions and indices: Nsight Compute counted 192 M warp
+  // instructions against 346 M at 2^28 uint32 and half selected, yet it ran 1-3% slower, and
+  // unique 11% slower; docs/results/session7-round3.log. The kernel waits on memory and on
+  // the look-back, not on instruction issue.)
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits
@@ -218,7 +206,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
         if (out.indices) stage_pos[slot] = static_cast<unsigned>(p);
       }
     }
-  }
   }
 
   // 4. Look back, one warp per tree level, all levels at once. Warp 0 also publishes the
@@ -246,7 +233,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t rejected_before = begin - before;
   const int rejected = partition ? static_cast<int>(valid) - selected : 0;
   if constexpr (Sel::reads_items && V > 1 && sizeof(T) >= 4) {
-    if (ItemsOnly ? vec_out : out.items && vec_out && !out.indices) {
+    if (out.items && vec_out && !out.indices) {
       write_run<V>(out.items, before, selected, stage_items, 0, false);
       if (out.mode == layout::partition_reversed)
         write_run<V>(out.items, n - rejected_before - rejected, rejected, stage_items, selected + rejected - 1, true);
@@ -254,10 +241,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
         write_run<V>(out.items, *out.selected_total + rejected_before, rejected, stage_items, selected, false);
       return;
     }
-  }
-  if constexpr (ItemsOnly) {  // (items not vector-aligned, or 1- and 2-byte items)
-    for (int k = tid; k < selected; k += static_cast<int>(B)) out.items[before + k] = stage_items[k];
-    return;
   }
   const std::int64_t total = out.mode == layout::partition_original ? *out.selected_total : 0;
   const int to_write = selected + rejected;
@@ -307,9 +290,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const bool vec_out = out.items != nullptr && tile::vector_aligned(out.items, out.items);
   const std::size_t stage = stage_bytes<T>(tile_items, Sel::reads_items && out.items != nullptr, out.indices != nullptr);
   const std::size_t smem = stage + tile::raking_entries(R, block) * sizeof(int);
-  const bool items_only = Sel::reads_items && out.items != nullptr && out.indices == nullptr && out.mode == layout::select;
-  auto kernel = items_only ? single_pass_kernel<R, MinBlocks, V, Sel, Sel::reads_items>
-                           : single_pass_kernel<R, MinBlocks, V, Sel, false>;
+  auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
   SCANKIT_LAUNCH_CHECK("single_pass_kernel");
