@@ -186,7 +186,7 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 /// (bit = (d >> b) & 1; vote = ballot(bit); peers &= bit ? vote : ~vote) compiled to a shift,
 /// a compare, the vote, a select and a logic op per bit: Nsight Compute counted 487 M warp
 /// instructions per pass against CUB's 331 M, the ballots being most of the difference
-/// (docs/results/session7-*). Here the bit test is a predicate set straight from the digit,
+/// (docs/results/session7-round1.log). Here the bit test is a predicate set straight from the digit,
 /// and the vote is inverted under that predicate before it narrows the mask.
 __device__ __forceinline__ unsigned lanes_with_same_digit(unsigned d) {
   unsigned peers = 0xffffffffu;
