@@ -52,27 +52,27 @@ std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const s
 
 template <std::size_t ItemBytes>
 static std::string describe_lookback_tuning() {
-  constexpr auto tu = detail::decoupled_lookback::tuning_for<ItemBytes>();
-  constexpr bool vec = 16 % ItemBytes == 0;
+  namespace dl = detail::decoupled_lookback;
+  constexpr auto tu = dl::tuning_for<ItemBytes>();
+  constexpr bool vec = 16 % ItemBytes == 0 && ItemBytes < 16;
   constexpr int v = vec ? static_cast<int>(16 / ItemBytes) : 1;
   const std::string threads = std::to_string(tu.block_size) + " threads";
   if constexpr (!vec) {
-    const int items = tu.staged_register_vectors + tu.staged_vectors_per_thread;
+    const int items = tu.blocked_vectors_per_thread;
     return std::to_string(ItemBytes) + "-byte items: " + threads + " x " + std::to_string(items) +
            " items in registers = " + std::to_string(tu.block_size * items) + " items per tile";
   } else {
-    const int big = tu.block_size * (tu.staged_register_vectors + tu.staged_vectors_per_thread) * v;
+    const int big = tu.block_size * tu.blocked_vectors_per_thread * v;
     const int small = tu.block_size * tu.vectors_per_thread * v;
-    return std::to_string(ItemBytes) + "-byte items: " + threads + " x (" +
-           std::to_string(tu.staged_register_vectors) + " in registers + " +
-           std::to_string(tu.staged_vectors_per_thread) + " staged in shared memory) 16-byte vectors = " +
-           std::to_string(big) + " items per tile from " +
-           std::to_string(detail::decoupled_lookback::staged_from_items(tu.staged_from_items)) +
-           " items; below, " + threads + " x " + std::to_string(tu.vectors_per_thread) +
-           " vectors in registers = " + std::to_string(small) + " items; compiled for " +
-           std::to_string(tu.min_blocks_per_sm) + " blocks per SM; block scan: " +
+    return std::to_string(ItemBytes) + "-byte items: from " +
+           std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items, blocked tiles of " +
+           threads + " x " + std::to_string(tu.blocked_vectors_per_thread) +
+           " 16-byte vectors in shared memory = " + std::to_string(big) +
+           " items, first look-back read after " + std::to_string(dl::first_delay_ns(tu.first_delay_ns)) +
+           " ns; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
+           " vectors in registers = " + std::to_string(small) + " items (block scan: " +
            (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
-           "; one launch up to " +
+           "); compiled for " + std::to_string(tu.min_blocks_per_sm) + " blocks per SM; one launch up to " +
            std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
            std::to_string(tu.backoff_ns) + " ns";
   }

@@ -133,7 +133,7 @@ struct pinned_array {
 };
 
 /// The tile sizes that scankit::test::test_sizes builds its boundaries around.
-const std::vector<std::int64_t> tile_sizes{32, 64, 256, 512, 1024, 2048, 4096, 8192};
+const std::vector<std::int64_t> tile_sizes{32, 64, 256, 512, 1024, 2048, 4096, 6144, 8192, 12288};
 
 /// test_sizes() for every tile size, keeping those in [lo, hi].
 std::vector<std::int64_t> sizes_between(std::int64_t lo, std::int64_t hi, std::int64_t max_random) {

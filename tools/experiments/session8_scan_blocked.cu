@@ -18,6 +18,12 @@
 // coalesced 16-byte stores. Only __syncwarp between a warp's copy and its rows; two
 // __syncthreads per tile (warp totals, look-back).
 //
+// Rounds 1-4 ran with the library header of commit 6b26b6e plus an `EvictFirstStaging` template
+// knob on its lookback_scan_kernel (the staged cp.async under a createpolicy evict_first L2
+// policy). The library has since replaced the staged tile with this blocked one, so
+// run_library no longer compiles against the current header: this file is the record of
+// what ran (docs/results/session8-round{1,2,3,4}.log).
+//
 // Each variant is timed against CUB and a device-to-device copy in the same process (median of
 // runs, L2 flushed before each) and its output compared with CUB's.
 //

@@ -30,81 +30,81 @@
 
 namespace scankit::cuda::detail::decoupled_lookback {
 
-/// Tuning per item size: threads per block, 16-byte vectors per thread (register-only tiles,
-/// and the staged tile's split between registers and shared memory), the blocks per SM the
-/// tuned block size is compiled for, small-input limit, and the back-off while waiting for a
-/// predecessor. Printed by `scankit bench --tuning`.
+/// Tuning per item size, printed by `scankit bench scan`. Two tile shapes:
+/// - the *blocked* tile (16-byte vector path, from `blocked_from_items`): each warp copies a
+///   contiguous segment of 32 x `blocked_vectors_per_thread` vectors into shared memory and
+///   every lane then owns one contiguous row of it (blocked_kernel below);
+/// - the *striped* register tile (smaller inputs, and the one-item path for types without
+///   16-byte vectors or misaligned pointers): thread t holds vector r at (r * B + t) * V.
 struct tuning {
   int block_size;
-  int vectors_per_thread;         // register-only tiles (smaller inputs, other block sizes)
-  int staged_register_vectors;    // the staged tile: vectors in registers ...
-  int staged_vectors_per_thread;  // ... and through shared memory (cp.async), vector path only
-  int min_blocks_per_sm;          // launch bounds of the tuned block size (sets ptxas's budget)
-  bool raking_block_scan;         // tile::raking_scan_tile, else tile::scan_tile
-  int single_block_tiles;         // inputs of at most this many tiles take the one-launch path
-  unsigned backoff_ns;
-  std::int64_t staged_from_items;  // smaller inputs use register-only tiles (more, smaller tiles)
+  int vectors_per_thread;          // striped register tile (one-item path: that many items x 1.5)
+  int blocked_vectors_per_thread;  // blocked tile: 16-byte vectors per lane row
+  int min_blocks_per_sm;           // launch bounds of the tuned block size (sets ptxas's budget)
+  bool raking_block_scan;          // striped tile: tile::raking_scan_tile, else tile::scan_tile
+  int single_block_tiles;          // inputs of at most this many tiles take the one-launch path
+  unsigned backoff_ns;             // sleep between polls of an unpublished status entry
+  unsigned first_delay_ns;         // blocked tile: sleep before the first status read
+  std::int64_t blocked_from_items;  // smaller inputs use the striped register tile
 };
-/// Why these numbers (H100, 2^28 int32 sum, tools/experiments/lookback_tuning.cu):
-/// - Without the look-back the same tile kernel runs at 98% of the copy; with it, 81%. Timing
-///   each tile showed why: under full memory load one look-back round trip takes about as long
-///   as the tile's own loads (~5 us), and a block holds its tile while it waits. Throughput is
-///   bytes in flight over tile lifetime, so the cure is more bytes per tile, not more tiles.
-/// - Registers cap the tile: 8 vectors per thread is what fits 64 registers (4 vectors: 65%
-///   of the copy; 16 spill: 63%). Staging more vectors per thread in shared memory with
-///   cp.async (each thread copies and reads back only its own vectors, so no barrier) makes
-///   the tile bigger at the same occupancy. Each vector still costs a register for its total
-///   and one for its prefix, so the split must leave ptxas room.
-/// - Session 6 (tools/experiments/session6_scan_variants.cu, CUDA 13.0): the old 8 + 4 split
-///   spilled 64 bytes per thread for int32 sums (ptxas -v) under the 64-register budget of
-///   __launch_bounds__(1024). 6 + 6 compiled for 256 threads x 4 blocks per SM does not spill
-///   and measured 2-3% faster at 2^28 and 2^30 (1.02-1.03x CUB for int32, against 1.01x);
-///   8 + 8 at 3 blocks per SM tied with it; 8 + 12 and anything that spilled lost.
+/// Why these numbers (H100):
+/// - Session 2 (tools/experiments/lookback_tuning.cu, 2^28 int32): without the look-back the
+///   tile kernel runs at 98% of the copy, with it 81%. Under full memory load one look-back
+///   round trip takes about as long as the tile's own loads (~5 us) and a block holds its tile
+///   while it waits, so tiles must be big: bytes in flight over tile lifetime.
+/// - Sessions 2-7: the tile grew by staging vectors through shared memory with cp.async next
+///   to 6-8 register vectors (striped, one total per vector, block scan by raking). It reached
+///   85% of the copy for int32 (1.04x CUB) but only 79% for int64 (0.87x, CUB 90%).
+/// - Session 8 (tools/experiments/session8_scan_blocked.cu, results/session8-round*.log):
+///   the blocked tile. Whole in shared memory, 12 vectors per lane (48 KiB per 256 threads),
+///   loaded with 16-byte __ldcs register loads and stored to shared memory (cp.async instead
+///   lost 4-8% once the look-back ran, with or without an L2 evict-first policy; without the
+///   look-back the two tied), one total per thread, and a 1-2 us sleep before the first status
+///   read. 2^28 int64 0.875x -> 0.967x CUB, double 0.91x -> 0.99x, int32 2^30 1.045x -> 1.07x.
+///   The same kernel without any look-back (wrong output, a bound) ran at 1.067x (int64) and
+///   1.185x (int32) CUB: what is left is the look-back's wait.
 /// - Things that did not help: the classic look-back that stops at the nearest inclusive
 ///   prefix (80%, and not deterministic for floats), recomputing the previous runs' sums
-///   instead of waiting for their publication (80%), a persistent grid holding two tiles
-///   per block (63%: a tile id taken early is worked on late, and its successors wait), a
-///   persistent grid that asks for its next tile id while storing the current one (session 6:
-///   5-20% slower), prefixes parked in shared memory across the look-back (ptxas spilled as
-///   much), bulk (TMA) copies through shared memory (69-74%), other back-offs and cache hints.
+///   instead of waiting for their publication (80%), persistent grids (63-90%: a tile id taken
+///   early is worked on late, and its successors wait), prefixes parked in shared memory, bulk
+///   (TMA) copies (69-74%), 6 or 12 blocks per SM with smaller blocked tiles, back-offs of
+///   200-600 ns.
 /// - Tile ids from the atomic counter cost 2% (int32) to 5% (int64) against blockIdx (session
 ///   6); they stay: they are what makes the scan deadlock-free.
 /// One-launch path for a single tile only: at 2^14 int32 (two tiles) the one block walking
 /// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
-  // Register-only tiles below 2^25 items (4-byte): at 2^24 the 8-vector register tile beat the
-  // 6 + 6 staged one (0.0684 against 0.0704 ms), at 2^26 it lost (0.2345 against 0.2276 ms)
-  // (session 6). For int64 the crossing lies between 2^22 and 2^23 (session 3; at 2^28: 1.75
-  // against 2.30 ms).
-  // Session 6, later: the raking block scan (tile::raking_scan_tile) instead of one warp scan
-  // per vector made 4-byte tiles 1-2% faster at 2^28-2^30 and 5-18% faster at 2^16-2^22
-  // (int32 sum, against CUB: 1.041x / 1.044x at 2^28 / 2^30, 1.15x at 2^16, 1.09x at 2^20);
-  // staged against register-only tiles with it (int32 sum, 15 runs): 2^20 0.0121 / 0.0111 ms,
-  // 2^21 0.0149 / 0.0141, 2^22 0.0207 / 0.0212, 2^23 0.0402 / 0.0365 (1.3 waves of the staged
-  // tile), 2^24 0.0657 / 0.0662, 2^25 0.1164 / 0.1196; max the same way. So staging starts at
-  // 2^24 (results/session6-scan-staged-from.log). For 8-byte items raking lost (2^28 int64:
-  // 0.892-0.903x CUB against 0.919x), so they keep the warp scans (results/session6-scan-raking.log).
-  if constexpr (ItemBytes <= 4) return {256, 8, 6, 6, 4, true, 1, 32, std::int64_t{1} << 24};
-  // 8-byte items: per-vector totals and prefixes take twice the registers, so fewer vectors
-  // stay in registers and more are staged (2^28 int64: 4 + 8 reached 82% of the copy; 8 + 4
-  // spilled, 78%; 6 + 8, 77%; session 6: 4 + 12 at 3 blocks per SM, 2 + 12 and 3 + 9 tied or lost).
-  return {256, 4, 4, 8, 4, false, 1, 32, std::int64_t{1} << 23};
+  // Striped register tiles: 8 vectors with the raking block scan for 4-byte items (session 6:
+  // 5-18% faster than one warp scan per vector at 2^16-2^22), 4 vectors with warp scans for
+  // 8-byte items (raking lost there). Where the blocked tile starts: see ALGORITHMS.md.
+  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 22};
+  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 18};
 }
 
-/// Where the staged tile starts: the tuning's staged_from_items, or the environment variable
-/// SCANKIT_LOOKBACK_STAGED_FROM (items; for tuning runs: 0 always stages, a huge value never).
-/// The staged tile is 1.5x bigger, which pays where tiles are plentiful (the look-back's wait
-/// is hidden behind more bytes per tile) and costs parallelism where they are few.
-inline std::int64_t staged_from_items(std::int64_t tuned) {
+/// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable
+/// SCANKIT_LOOKBACK_BLOCKED_FROM (items; for tuning runs: 0 always, a huge value never).
+inline std::int64_t blocked_from_items(std::int64_t tuned) {
   static const std::int64_t from_env = [] {
-    const char* e = std::getenv("SCANKIT_LOOKBACK_STAGED_FROM");
+    const char* e = std::getenv("SCANKIT_LOOKBACK_BLOCKED_FROM");
     if (e == nullptr || *e == '\0') return std::int64_t{-1};
     char* end = nullptr;
     const long long v = std::strtoll(e, &end, 10);
     return *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : std::int64_t{-1};
   }();
   return from_env >= 0 ? from_env : tuned;
+}
+
+/// The blocked tile's first delay: the tuning's, or SCANKIT_LOOKBACK_FIRST_DELAY (ns).
+inline unsigned first_delay_ns(unsigned tuned) {
+  static const long long from_env = [] {
+    const char* e = std::getenv("SCANKIT_LOOKBACK_FIRST_DELAY");
+    if (e == nullptr || *e == '\0') return -1ll;
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    return *end == '\0' && v >= 0 && v <= 1000000 ? v : -1ll;
+  }();
+  return from_env >= 0 ? static_cast<unsigned>(from_env) : tuned;
 }
 
 inline constexpr int default_block_size = 256;
@@ -228,94 +228,16 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
   return warp_reduce(v, op);
 }
 
-__device__ __forceinline__ void copy_async_16(void* smem_dst, const void* global_src) {
-  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(global_src) : "memory");
-}
-
-/// The single-pass kernel. A tile is R + S sub-tiles of blockDim.x * V items (the layout of
-/// tile_scan.cuh): the first R travel through registers, the last S (vector path only) through
-/// shared memory, copied there asynchronously (cp.async) while the register part loads. Each
-/// thread copies and reads back only its own shared-memory vectors, so that part needs no
-/// barrier. (A blocked layout of the staged part, one total per thread instead of S, needs
-/// two more barriers and measured slower: 78% of the copy against 84%.)
-template <int R, int S, int V, bool Vec, bool Raking, int MaxThreads, int MinBlocks, class T, class Op>
-__global__ void __launch_bounds__(MaxThreads, MinBlocks)
-    lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
-                         T* total, const __grid_constant__ tree<T> tr,
-                         unsigned long long* tile_counter, unsigned backoff) {
-  static_assert(S == 0 || (Vec && V * sizeof(T) == 16), "staging needs 16-byte vectors");
-  constexpr int RT = R + S;
-  extern __shared__ uint4 staged[];  // S * blockDim.x vectors, then the raking buffer
-  __shared__ tile::scan_storage<T, Raking ? 1 : RT> smem;
-  __shared__ T warp_sums[Raking ? 32 : 1];
-  __shared__ T level_sums[max_levels];
-  __shared__ std::int64_t tile_id;
+/// Step 3 of both kernels: the look-back, one warp per tree level, all levels at once. Warp 0
+/// (level 0) also publishes the entries this tile completes, as early as possible: the last
+/// tile of an aligned run of 32 publishes the run's combination one level up, and so on while
+/// it is also the last of the bigger runs. Publishing never waits on a higher level's
+/// look-back, so no chain of waits forms between runs. Lane 0 of warp k leaves level k's
+/// result in level_sums[k]; the caller must __syncthreads() before reading them.
+template <class T, class Op>
+__device__ __forceinline__ void look_back(const tree<T>& tr, std::int64_t t, T aggregate, Op op,
+                                          unsigned backoff, T* level_sums) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const std::int64_t tid = threadIdx.x, B = blockDim.x;
-  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-  __syncthreads();
-  const std::int64_t t = tile_id;
-  const std::int64_t tile_items = RT * B * V;
-  const std::int64_t begin = t * tile_items;
-  const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
-  const bool full = valid == tile_items;
-
-  // 1. Load the tile: start the staged part, load the register part, then (below) wait for
-  //    the staged part. Items past the end are the identity.
-#pragma unroll
-  for (int s = 0; s < S; ++s) {
-    const std::int64_t first = ((R + s) * B + tid) * V;
-    if (full) {
-      copy_async_16(&staged[s * B + tid], in + begin + first);
-    } else {
-      T a[V];
-#pragma unroll
-      for (int j = 0; j < V; ++j) a[j] = first + j < valid ? in[begin + first + j] : op.identity();
-      memcpy(&staged[s * B + tid], a, sizeof(a));
-    }
-  }
-  // tile::load and tile::store take their fast vector path only for a whole register part.
-  const std::int64_t register_items = R * B * V;
-  const std::int64_t register_valid = valid < register_items ? valid : register_items;
-  T x[R][V];
-  tile::load<R, V, Vec>(in, begin, register_valid, x, op.identity());
-
-  // 2. Scan the tile: each thread scans its register vectors in place and totals its staged
-  //    ones; the block scans the vector totals (tile_scan.cuh); publish the aggregate at once.
-  T totals[RT][1], prefix[RT];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-#pragma unroll
-    for (int j = 1; j < V; ++j) x[r][j] = op(x[r][j - 1], x[r][j]);
-    totals[r][0] = x[r][V - 1];
-  }
-  if constexpr (S > 0) asm volatile("cp.async.wait_all;" ::: "memory");
-#pragma unroll
-  for (int s = 0; s < S; ++s) {
-    T a[V];
-    memcpy(a, &staged[s * B + tid], sizeof(a));
-    T v = a[0];
-#pragma unroll
-    for (int j = 1; j < V; ++j) v = op(v, a[j]);
-    totals[R + s][0] = v;
-  }
-  T aggregate;
-  if constexpr (Raking) {
-    T flat[RT];
-#pragma unroll
-    for (int r = 0; r < RT; ++r) flat[r] = totals[r][0];
-    aggregate = tile::raking_scan_tile(flat, prefix, op, reinterpret_cast<T*>(staged + S * B), warp_sums);
-  } else {
-    aggregate = tile::scan_tile(totals, prefix, op, smem);
-  }
-  if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
-
-  // 3. Look back, one warp per tree level, all levels at once. Warp 0 (level 0) also
-  //    publishes the entries this tile completes, as early as possible: the last tile of an
-  //    aligned run of 32 publishes the run's combination one level up, and so on while it
-  //    is also the last of the bigger runs. Publishing never waits on a higher level's
-  //    look-back, so no chain of waits forms between runs.
   for (int k = warp; k < tr.levels; k += blockDim.x >> 5) {
     const T before = run_sum(tr.level[k], t >> (5 * k), op, backoff);
     if (lane == 0) level_sums[k] = before;
@@ -328,15 +250,68 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
       }
     }
   }
-  __syncthreads();
+}
 
-  // 4. The tile's prefix: the carry-in, then each level's run from the top down.
-  T tile_prefix = init;
-  for (int k = tr.levels - 1; k >= 0; --k) tile_prefix = op(tile_prefix, level_sums[k]);
+/// Step 4 of both kernels: the tile's prefix, the carry-in and then each level's run from the
+/// top down (a fixed expression, so floats round the same way on every run).
+template <class T, class Op>
+__device__ __forceinline__ T tile_prefix_of(const tree<T>& tr, const T* level_sums, T init, Op op) {
+  T p = init;
+  for (int k = tr.levels - 1; k >= 0; --k) p = op(p, level_sums[k]);
+  return p;
+}
+
+/// The striped kernel (smaller inputs, and the one-item path): R vectors (or items) per thread
+/// in registers in the layout of tile_scan.cuh.
+template <int R, int V, bool Vec, bool Raking, int MaxThreads, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(MaxThreads, MinBlocks)
+    lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
+                         T* total, const __grid_constant__ tree<T> tr,
+                         unsigned long long* tile_counter, unsigned backoff) {
+  extern __shared__ uint4 raking_buffer[];
+  __shared__ tile::scan_storage<T, Raking ? 1 : R> smem;
+  __shared__ T warp_sums[Raking ? 32 : 1];
+  __shared__ T level_sums[max_levels];
+  __shared__ std::int64_t tile_id;
+  const std::int64_t B = blockDim.x;
+  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  __syncthreads();
+  const std::int64_t t = tile_id;
+  const std::int64_t tile_items = R * B * V;
+  const std::int64_t begin = t * tile_items;
+  const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
+
+  // 1. Load the tile (items past the end are the identity).
+  T x[R][V];
+  tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
+
+  // 2. Scan the tile: each thread scans its vectors in place, the block scans the vector
+  //    totals (tile_scan.cuh); publish the aggregate at once.
+  T totals[R][1], prefix[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+#pragma unroll
+    for (int j = 1; j < V; ++j) x[r][j] = op(x[r][j - 1], x[r][j]);
+    totals[r][0] = x[r][V - 1];
+  }
+  T aggregate;
+  if constexpr (Raking) {
+    T flat[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) flat[r] = totals[r][0];
+    aggregate = tile::raking_scan_tile(flat, prefix, op, reinterpret_cast<T*>(raking_buffer), warp_sums);
+  } else {
+    aggregate = tile::scan_tile(totals, prefix, op, smem);
+  }
+  if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+
+  // 3-4. Look back; the tile's prefix.
+  look_back(tr, t, aggregate, op, backoff, level_sums);
+  __syncthreads();
+  const T tile_prefix = tile_prefix_of(tr, level_sums, init, op);
   if (threadIdx.x == 0 && total && begin + valid == n) *total = op(tile_prefix, aggregate);
 
-  // 5. Finish and store: the register part (its vectors are already scanned in place), then
-  //    the staged part (scanned now, on its way out).
+  // 5. Finish (the vectors are already scanned in place) and store.
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const T p = op(tile_prefix, prefix[r]);
@@ -349,32 +324,157 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
       for (int j = 0; j < V; ++j) x[r][j] = op(p, x[r][j]);
     }
   }
-  tile::store<R, V, Vec>(out, begin, register_valid, x);
+  tile::store<R, V, Vec>(out, begin, valid, x);
+}
+
+/// Shared-memory layout of the blocked tile: each warp's segment is 32 rows of KV 16-byte
+/// vectors, lane l owning row l; every row is padded by one vector, so that the eight lanes of
+/// a quarter-warp reading vector c of their rows (row stride KV + 1, odd) hit eight different
+/// bank groups. Vector g of a segment (in memory order) lives in row g / KV, column g % KV.
+template <int KV>
+struct blocked_layout {
+  static_assert(KV % 2 == 0, "the padding spreads the banks only for an even row length");
+  static constexpr int row_vectors = KV + 1;
+  static constexpr int segment_vectors = 32 * row_vectors;
+  __device__ static constexpr int slot(int g) { return (g / KV) * row_vectors + g % KV; }
+  static constexpr int bytes(int block) { return block * row_vectors * 16; }
+};
+
+/// The blocked kernel (16-byte vector path, larger inputs). The tile is blockDim.x * KV
+/// vectors; warp w owns the contiguous segment of 32 * KV of them starting at w * 32 * KV.
+///   1. The warp loads its segment with coalesced 16-byte loads (all KV in flight, in
+///      registers) and stores them to shared memory, so that lane l's row holds the
+///      K = KV * V consecutive items l * K ... l * K + K - 1 of the segment.
+///   2. Each lane combines its row (one total per thread); a warp scan and the warp totals
+///      give each thread the tile items before its row, and the tile's aggregate, which is
+///      published at once.
+///   3. After a short sleep (first_delay: most predecessors publish meanwhile, so fewer status
+///      reads find nothing), the look-back finds the tile's prefix.
+///   4. Each lane scans its row again from its prefix, in place; the warp streams the segment
+///      out with coalesced 16-byte stores.
+/// A warp only ever touches its own segment, so only __syncwarp separates its steps; the
+/// block meets twice (warp totals, look-back). The items stay in shared memory across the
+/// look-back, so the registers hold nothing but the row's prefix there.
+template <int KV, int MaxThreads, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(MaxThreads, MinBlocks)
+    blocked_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init, T* total,
+                   const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
+                   unsigned backoff, unsigned first_delay) {
+  using layout = blocked_layout<KV>;
+  constexpr int V = tile::vector_items<T>();
+  constexpr int K = KV * V;  // items per lane row
+  static_assert(V * sizeof(T) == 16, "the blocked tile needs 16-byte vectors");
+  extern __shared__ uint4 segments[];
+  __shared__ T warp_totals[32];
+  __shared__ T level_sums[max_levels];
+  __shared__ std::int64_t tile_id;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  __syncthreads();
+  const std::int64_t t = tile_id;
+  const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
+  const std::int64_t begin = t * tile_items;
+  const std::int64_t seg_begin = begin + std::int64_t{warp} * 32 * K;
+  const std::int64_t seg_valid = n - seg_begin;  // items of the segment that exist (may be <= 0)
+  const bool seg_full = seg_valid >= 32 * K;
+  uint4* seg = segments + warp * layout::segment_vectors;
+  const uint4* row = seg + lane * layout::row_vectors;
+
+  // 1. Load the segment (items past the end are the identity).
+  if (seg_full) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + seg_begin) + lane;
+    uint4 w[KV];
 #pragma unroll
-  for (int s = 0; s < S; ++s) {
-    T a[V];
-    memcpy(a, &staged[s * B + tid], sizeof(a));
-    T running = op(tile_prefix, prefix[R + s]);
+    for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);  // read once: evict-first
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      const T item = a[j];
-      if (exclusive) {
-        a[j] = running;
-        running = op(running, item);
-      } else {
-        running = op(running, item);
-        a[j] = running;
+    for (int v = 0; v < KV; ++v) seg[layout::slot(v * 32 + lane)] = w[v];
+  } else {
+#pragma unroll
+    for (int v = 0; v < KV; ++v) {
+      const int g = v * 32 + lane;
+      T a[V];
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t i = std::int64_t{g} * V + j;
+        a[j] = i < seg_valid ? in[seg_begin + i] : op.identity();
       }
+      memcpy(&seg[layout::slot(g)], a, sizeof(a));
     }
-    const std::int64_t first = ((R + s) * B + tid) * V;
-    if (full) {
-      uint4 w;
-      memcpy(&w, a, sizeof(w));
-      __stcs(reinterpret_cast<uint4*>(out + begin + first), w);
-    } else {
+  }
+  __syncwarp();
+
+  // 2. Row totals; the block scan of the rows; publish the aggregate.
+  T row_total;
+  {
+    T a[V];
+    memcpy(a, &row[0], sizeof(a));
+    row_total = a[0];
 #pragma unroll
-      for (int j = 0; j < V; ++j)
-        if (first + j < valid) out[begin + first + j] = a[j];
+    for (int j = 1; j < V; ++j) row_total = op(row_total, a[j]);
+#pragma unroll
+    for (int c = 1; c < KV; ++c) {
+      memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+      for (int j = 0; j < V; ++j) row_total = op(row_total, a[j]);
+    }
+  }
+  const T upto_lane = warp_inclusive_scan(row_total, op);
+  const T before_lane = shfl_up(upto_lane, 1);  // every lane takes part in the shuffle
+  if (lane == 31) warp_totals[warp] = upto_lane;
+  __syncthreads();
+  const T of_warp = lane < warps ? warp_totals[lane] : op.identity();
+  const T upto_warp = warp_inclusive_scan(of_warp, op);
+  const T before_warp_shifted = shfl_up(upto_warp, 1);
+  const T aggregate = shfl_idx(upto_warp, warps - 1);
+  const T before_warp = shfl_idx(lane == 0 ? op.identity() : before_warp_shifted, warp);
+  const T before_row = lane == 0 ? before_warp : op(before_warp, before_lane);
+  if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+
+  // 3. Look back.
+  if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
+  look_back(tr, t, aggregate, op, backoff, level_sums);
+  __syncthreads();
+  const T tile_prefix = tile_prefix_of(tr, level_sums, init, op);
+  if (threadIdx.x == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
+
+  // 4. Scan the row from its prefix, in place, and stream the segment out.
+  {
+    uint4* my_row = seg + lane * layout::row_vectors;
+    T running = op(tile_prefix, before_row);
+#pragma unroll
+    for (int c = 0; c < KV; ++c) {
+      T a[V];
+      memcpy(a, &my_row[c], sizeof(a));
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const T item = a[j];
+        if (exclusive) {
+          a[j] = running;
+          running = op(running, item);
+        } else {
+          running = op(running, item);
+          a[j] = running;
+        }
+      }
+      memcpy(&my_row[c], a, sizeof(a));
+    }
+  }
+  __syncwarp();
+  if (seg_full) {
+    uint4* dst = reinterpret_cast<uint4*>(out + seg_begin) + lane;
+#pragma unroll
+    for (int v = 0; v < KV; ++v) __stcs(dst + v * 32, seg[layout::slot(v * 32 + lane)]);
+  } else {
+#pragma unroll
+    for (int v = 0; v < KV; ++v) {
+      const int g = v * 32 + lane;
+      T a[V];
+      memcpy(a, &seg[layout::slot(g)], sizeof(a));
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t i = std::int64_t{g} * V + j;
+        if (i < seg_valid) out[seg_begin + i] = a[j];
+      }
     }
   }
 }
@@ -398,38 +498,66 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
   return bytes;
 }
 
-/// R vectors (or items) per thread in registers and S staged through shared memory. The
-/// kernel is compiled for the tuned block size and blocks per SM when `block` is that size
-/// (its register budget is what the tuning assumed), else for any block size up to 1024.
-template <int R, int S, int V, bool Vec, class T, class Op>
-void launch(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
-            arena& ws, int block, cudaStream_t s) {
+/// Sets a kernel's dynamic shared-memory limit when it needs more than the default 48 KiB.
+template <class Kernel>
+void allow_shared_bytes(Kernel* kernel, int bytes) {
+  if (bytes > 48 * 1024)
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+/// Clears the tree for `tiles` tiles and checks the grid fits one launch.
+template <class T>
+unsigned long long* prepare_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
+  if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
+  return carve_tree(tr, tiles, ws, s);
+}
+
+/// The striped register tile: R vectors (or items) per thread. The kernel is compiled for the
+/// tuned block size and blocks per SM when `block` is that size (its register budget is what
+/// the tuning assumed), else for any block size up to 1024.
+template <int R, int V, bool Vec, class T, class Op>
+void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
+                    arena& ws, int block, cudaStream_t s) {
   constexpr tuning tu = tuning_of<T>();
   const bool exclusive = kind == scan_kind::exclusive;
-  const std::int64_t tile_items = static_cast<std::int64_t>(R + S) * block * V;
+  const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles <= tu.single_block_tiles) {
-    // Register tiles only (R + S of them would not fit the registers of one thread).
     tile::single_block_scan_kernel<R, V, Vec><<<1, block, 0, s>>>(in, out, n, op, exclusive, init, d_total);
     SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
     return;
   }
   tree<T> tr;
-  unsigned long long* counter = carve_tree(tr, tiles, ws, s);
-  // One block per tile. (A persistent grid that fetched its next tile id early measured 2x
-  // slower on the H100: a tile id taken early is worked on late, and its successors wait.)
-  if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
+  unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
   constexpr bool raking = tu.raking_block_scan;
-  const int staged_bytes = S * block * 16 +
-                           (raking ? static_cast<int>(tile::raking_entries(R + S, block) * sizeof(T)) : 0);
+  const int smem = raking ? static_cast<int>(tile::raking_entries(R, block) * sizeof(T)) : 0;
   auto* kernel = block == tu.block_size
-                     ? lookback_scan_kernel<R, S, V, Vec, raking, tu.block_size, tu.min_blocks_per_sm, T, Op>
-                     : lookback_scan_kernel<R, S, V, Vec, raking, 1024, 1, T, Op>;
-  if (staged_bytes > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, staged_bytes));
-  kernel<<<static_cast<unsigned>(tiles), block, staged_bytes, s>>>(
-      in, out, n, op, exclusive, init, d_total, tr, counter, tu.backoff_ns);
+                     ? lookback_scan_kernel<R, V, Vec, raking, tu.block_size, tu.min_blocks_per_sm, T, Op>
+                     : lookback_scan_kernel<R, V, Vec, raking, 1024, 1, T, Op>;
+  allow_shared_bytes(kernel, smem);
+  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, out, n, op, exclusive, init, d_total, tr,
+                                                          counter, tu.backoff_ns);
   SCANKIT_LAUNCH_CHECK("lookback_scan_kernel");
+}
+
+/// The blocked tile (16-byte vectors, both pointers aligned).
+template <class T, class Op>
+void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
+                    arena& ws, int block, cudaStream_t s) {
+  constexpr tuning tu = tuning_of<T>();
+  constexpr int KV = tu.blocked_vectors_per_thread;
+  const std::int64_t tile_items = static_cast<std::int64_t>(KV) * block * tile::vector_items<T>();
+  const std::int64_t tiles = ceil_div(n, tile_items);
+  tree<T> tr;
+  unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
+  const int smem = blocked_layout<KV>::bytes(block);
+  auto* kernel = block == tu.block_size ? blocked_kernel<KV, tu.block_size, tu.min_blocks_per_sm, T, Op>
+                                        : blocked_kernel<KV, 1024, 1, T, Op>;
+  allow_shared_bytes(kernel, smem);
+  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, out, n, op, kind == scan_kind::exclusive, init,
+                                                          d_total, tr, counter, tu.backoff_ns,
+                                                          first_delay_ns(tu.first_delay_ns));
+  SCANKIT_LAUNCH_CHECK("blocked_kernel");
 }
 
 template <class T, class Op>
@@ -442,15 +570,17 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
   constexpr tuning tu = tuning_of<T>();
   tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
     if constexpr (Vec) {
-      constexpr int R = tu.staged_register_vectors, S = tu.staged_vectors_per_thread;
-      if (n >= staged_from_items(tu.staged_from_items))
-        launch<R, S, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+      // One tile's worth or less takes the striped one-launch path whatever the threshold.
+      const std::int64_t one_blocked_tile = std::int64_t{tu.blocked_vectors_per_thread} * block * V;
+      if (n >= blocked_from_items(tu.blocked_from_items) && n > one_blocked_tile)
+        launch_blocked(in, out, n, op, kind, init, d_total, ws, block, s);
       else
-        launch<tu.vectors_per_thread, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+        launch_striped<tu.vectors_per_thread, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     } else {
-      // Without 16-byte vectors nothing is staged; the registers hold that many items instead.
-      constexpr int R = tu.staged_register_vectors + tu.staged_vectors_per_thread;
-      launch<R, 0, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+      // Without 16-byte vectors the registers hold single items: 12 of them (4- and 8-byte
+      // items; the bytes of 3 vectors of 4-byte items).
+      constexpr int R = tu.blocked_vectors_per_thread;
+      launch_striped<R, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     }
   });
 }
