@@ -77,9 +77,15 @@ template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
   // Striped register tiles: 8 vectors with the raking block scan for 4-byte items (session 6:
   // 5-18% faster than one warp scan per vector at 2^16-2^22), 4 vectors with warp scans for
-  // 8-byte items (raking lost there). Where the blocked tile starts: see ALGORITHMS.md.
-  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 22};
-  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 18};
+  // 8-byte items (raking lost there).
+  // Where the blocked tile starts (session 8 sweeps with it always and never, 7 runs per size,
+  // results/session8-round6.log): int32 blocked/striped 0.0203/0.0212 ms at 2^22 but
+  // 0.0388/0.0364 at 2^23 (683 blocked tiles are 1.3 waves of the 528 resident blocks),
+  // 0.0652/0.0651 at 2^24, 0.1153/0.1180 at 2^25, 0.8236/0.8860 at 2^28; int64 0.0114/0.0104
+  // at 2^18, 0.0161/0.0157 at 2^20, 0.0219/0.0250 at 2^21, 1.631/2.287 at 2^28. The first
+  // delay: without it int32 2^28-2^30 lost 1-1.5% and int64 2% (0.0 at small sizes).
+  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24};
+  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 21};
 }
 
 /// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable
