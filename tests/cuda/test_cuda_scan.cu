@@ -158,21 +158,47 @@ std::vector<std::int32_t> fast_random_i32(std::int64_t n) {
   return v;
 }
 
+/// A 16-byte item: affine maps modulo 2^64 under composition (not commutative). One fills a
+/// 16-byte vector, so it takes the blocked tile with one item per vector (large inputs) and
+/// the striped one-item tile (small ones).
+struct affine64 {
+  std::uint64_t a, b;
+  friend bool operator==(const affine64&, const affine64&) = default;
+};
+struct affine_compose64 {
+  using value_type = affine64;
+  SCANKIT_HD static constexpr affine64 identity() { return {1u, 0u}; }
+  SCANKIT_HD constexpr affine64 operator()(const affine64& f, const affine64& g) const {
+    return {g.a * f.a, g.a * f.b + g.b};
+  }
+};
+void PrintTo(const affine64& f, std::ostream* os) { *os << "{" << f.a << "," << f.b << "}"; }
+
+std::vector<affine64> random_affine64(std::int64_t n) {
+  std::vector<affine64> v(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<std::uint64_t> d;
+  for (auto& x : v) x = {d(sk::test::rng()) | 1u, d(sk::test::rng())};
+  return v;
+}
+
 template <class Op>
 const char* op_name() {
   if constexpr (requires { Op::name; }) return Op::name;
+  else if constexpr (std::is_same_v<Op, affine_compose64>) return "affine64";
   else return "affine";
 }
 
 template <class Op>
 value_t<Op> random_init(Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(1)[0];
+  else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(1)[0];
   else return sk::test::random_values<value_t<Op>>(1, Op::name)[0];
 }
 
 template <class Op>
 std::vector<value_t<Op>> random_input(std::int64_t n, Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(n);
+  else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(n);
   else return sk::test::random_values<value_t<Op>>(n, Op::name);
 }
 
@@ -307,6 +333,18 @@ TEST_P(CudaScan, NonCommutativeAffine) {
   for (int block : {0, 32, 128, 1024}) {
     SCOPED_TRACE("block " + std::to_string(block));
     sweep(affine_compose{}, sizes, block);
+  }
+}
+
+// 16-byte items, non-commutative: sizes around the tile edges, and (full run) sizes past 2^21,
+// where the blocked tile takes them; block sizes 32 and 1024 as well.
+TEST_P(CudaScan, SixteenByteItems) {
+  const bool quick = quick_mode();
+  std::vector<std::int64_t> sizes = sizes_between(0, quick ? 1 << 15 : 1 << 18, 1 << 15);
+  if (!quick) sizes.insert(sizes.end(), {(std::int64_t{1} << 21) + 1, (std::int64_t{1} << 21) + 3072 * 7 - 1, 3000017});
+  for (int block : {0, 32, 1024}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    sweep(affine_compose64{}, block == 0 ? sizes : sizes_between(0, 1 << 15, 1 << 15), block);
   }
 }
 

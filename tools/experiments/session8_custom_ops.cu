@@ -165,6 +165,6 @@ void measure(std::int64_t n) {
 int main() {
   for (int lg : {20, 22, 24, 26, 28}) measure<affine_compose<unsigned>>(std::int64_t{1} << lg);
   for (int lg : {20, 22, 24, 26, 28}) measure<argmax>(std::int64_t{1} << lg);
-  for (int lg : {20, 24, 27}) measure<affine_compose<unsigned long long>>(std::int64_t{1} << lg);
+  for (int lg : {14, 16, 18, 20, 24, 27}) measure<affine_compose<unsigned long long>>(std::int64_t{1} << lg);
   return 0;
 }

@@ -91,8 +91,8 @@ template <key_kind Kind, class U, class V, onesweep_shape shape>
 void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                         bool in_place, arena& ws) {
   constexpr std::int64_t tile = shape.tile();
-  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks>;
-  constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items>);
+  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks, shape.stage_early>;
+  constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items, shape.stage_early>);
   if constexpr (smem > (48u << 10))
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::int64_t n = r.n;

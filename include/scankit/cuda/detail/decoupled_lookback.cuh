@@ -574,14 +574,20 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     return;
   }
   constexpr tuning tu = tuning_of<T>();
+  // The blocked tile wants whole 16-byte vectors: 1-, 2-, 4- and 8-byte items several to a
+  // vector, 16-byte items one to a vector (both pointers 16-byte aligned). One tile's worth or
+  // less takes the striped one-launch path whatever the threshold.
+  constexpr int VB = tile::vector_items<T>();
+  if constexpr (VB * sizeof(T) == 16) {
+    const std::int64_t one_blocked_tile = std::int64_t{tu.blocked_vectors_per_thread} * block * VB;
+    if (tile::vector_aligned(in, out) && n >= blocked_from_items(tu.blocked_from_items) && n > one_blocked_tile) {
+      launch_blocked(in, out, n, op, kind, init, d_total, ws, block, s);
+      return;
+    }
+  }
   tile::dispatch_vector_path<T>(in, out, [&]<int V, bool Vec>() {
     if constexpr (Vec) {
-      // One tile's worth or less takes the striped one-launch path whatever the threshold.
-      const std::int64_t one_blocked_tile = std::int64_t{tu.blocked_vectors_per_thread} * block * V;
-      if (n >= blocked_from_items(tu.blocked_from_items) && n > one_blocked_tile)
-        launch_blocked(in, out, n, op, kind, init, d_total, ws, block, s);
-      else
-        launch_striped<tu.vectors_per_thread, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
+      launch_striped<tu.vectors_per_thread, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     } else {
       // Without 16-byte vectors the registers hold single items: 12 of them (4- and 8-byte
       // items; the bytes of 3 vectors of 4-byte items).

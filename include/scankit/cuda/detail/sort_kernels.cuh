@@ -164,6 +164,8 @@ struct onesweep_shape {
   int block;
   int items;
   int min_blocks;  // per SM: the register budget ptxas must meet (without it, it may take more)
+  bool stage_early = false;  // keys (and values) go to shared memory as they are ranked, so
+                             // no register holds them across the look-back (onesweep_kernel)
   constexpr int tile() const { return block * items; }
 };
 /// value_bytes 0: keys only. Registers (sm_90, ptxas of CUDA 13.0) set these: keys-only tiles
@@ -269,9 +271,9 @@ struct count_then_rank {
     __syncthreads();
   }
 
-  template <class DigitOf, class U>
-  __device__ __forceinline__ static void rank(storage& s, const U (&key)[Items], DigitOf dig,
-                                              unsigned (&rank)[Items]) {
+  /// Calls place(j, r) with item j's position r in the tile sorted by the digit.
+  template <class DigitOf, class U, class Place>
+  __device__ __forceinline__ static void rank(storage& s, const U (&key)[Items], DigitOf dig, Place place) {
     unsigned* row = s.slot[threadIdx.x >> 5];
     const unsigned below = lanemask_lt();
 #pragma unroll
@@ -283,21 +285,33 @@ struct count_then_rank {
       __syncwarp();
       if (before == 0) row[d] = base + __popc(peers);
       __syncwarp();
-      rank[j] = base + before;
+      place(j, base + before);
     }
+  }
+  template <class DigitOf, class U>
+  __device__ __forceinline__ static void rank(storage& s, const U (&key)[Items], DigitOf dig,
+                                              unsigned (&ranks)[Items]) {
+    rank(s, key, dig, [&](int j, unsigned r) { ranks[j] = r; });
   }
 };
 
 /// onesweep_kernel's shared memory (dynamic: with values it can pass the static 48 KiB).
-template <class U, class V, int Block, int Items>
+/// Staged late, the ranking storage, the keys and the values take turns in one union; staged
+/// early, keys and values are written while the ranking storage is still in use, so each has
+/// its own place.
+template <class U, class V, int Block, int Items, bool StageEarly>
 struct onesweep_storage {
+  using value_slot = std::conditional_t<has_values<V>, V, U>;
+  static constexpr int tile = Block * Items;
   union {
     typename count_then_rank<Block, Items>::storage rank;  // until the offsets are taken
-    U keys[Block * Items];                                 // then the tile in digit order
-    std::conditional_t<has_values<V>, V, U> values[Block * Items];
+    U keys[StageEarly ? 1 : tile];                         // then the tile in digit order
+    value_slot values[StageEarly ? 1 : tile];
   } u;
+  U keys[StageEarly ? tile : 1];
+  value_slot values[StageEarly && has_values<V> ? tile : 1];
   long long offset[radix];  // global position of the digit's first key minus its tile start
-  unsigned char digit[has_values<V> ? Block * Items : 1];
+  unsigned char digit[has_values<V> && !StageEarly ? tile : 1];
 };
 
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
@@ -307,7 +321,11 @@ struct onesweep_storage {
 /// The last tile is padded with keys of the pass's highest digit: they rank after every real
 /// key (they come last, and the ranking is stable), so they land past the tile's real keys
 /// and are never stored; only their count is taken off that digit's.
-template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks>
+/// StageEarly: the keys (and values, loaded with the keys) are written to shared memory at
+/// their ranks as they are ranked, before the look-back; the scatter then reads them back in
+/// order. No register holds a key, a value or a rank across the look-back, which lowers the
+/// kernel's register peak.
+template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks, bool StageEarly>
 __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
@@ -316,7 +334,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<onesweep_storage<U, V, Block, Items>*>(smem_raw);
+  auto& s = *reinterpret_cast<onesweep_storage<U, V, Block, Items, StageEarly>*>(smem_raw);
   __shared__ unsigned tile_slot;
   if (!pl->active[pass]) return;
   const int from = pl->src[pass], to = pl->dst[pass];
@@ -346,6 +364,16 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
   const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
+  [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
+  if constexpr (StageEarly && has_values<V>) {  // in flight during the count and the ranking
+    const V* src_values = pick(buf.values, from);
+    const bool index_values = buf.index_values && from == 0;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int li = first + j * 32;
+      value[j] = li >= tile_n ? V{} : index_values ? index_value<V>(tile_begin + li) : src_values[tile_begin + li];
+    }
+  }
 
   // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
   unsigned count = ranker::count(s.u.rank, key, dig);
@@ -353,13 +381,19 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   if (threadIdx.x < radix)
     store_relaxed_u32(state + tile_id * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
   ranker::offsets(s.u.rank, count);
-  unsigned rank[Items];
-  ranker::rank(s.u.rank, key, dig, rank);
+  [[maybe_unused]] unsigned rank[StageEarly ? 1 : Items];
+  if constexpr (StageEarly) {
+    ranker::rank(s.u.rank, key, dig, [&](int j, unsigned r) {
+      s.keys[r] = key[j];
+      if constexpr (has_values<V>) s.values[r] = value[j];
+    });
+  } else {
+    ranker::rank(s.u.rank, key, dig, rank);
+  }
 
-  // Values: loaded now so that their round trip overlaps the look-back (into registers, as
-  // every load is then in flight at once).
-  [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
-  if constexpr (has_values<V>) {
+  // Values (staged late): loaded now so that their round trip overlaps the look-back (into
+  // registers, as every load is then in flight at once).
+  if constexpr (!StageEarly && has_values<V>) {
     const V* src_values = pick(buf.values, from);
     const bool index_values = buf.index_values && from == 0;
 #pragma unroll
@@ -383,6 +417,24 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     if (tile_id == tiles - 1) base_out[d] = start + count;
   }
   __syncthreads();  // the ranking storage is read for the last time above
+
+  if constexpr (StageEarly) {
+    // The tile is already in digit order in shared memory: each key (and value) to its
+    // digit's offset plus its position, read in order so that runs of a digit are coalesced.
+    [[maybe_unused]] V* dst_values = nullptr;
+    if constexpr (has_values<V>) dst_values = pick(buf.values, to);
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * Block;
+      if (i < tile_n) {
+        const U k = s.keys[i];
+        const long long at = s.offset[dig(k)] + i;
+        dst[at] = k;
+        if constexpr (has_values<V>) dst_values[at] = s.values[i];
+      }
+    }
+    return;
+  }
 
   // Scatter through shared memory: the tile in digit order, then each key to its digit's
   // offset plus its position, read in order so that runs of a digit are coalesced stores.

@@ -1,0 +1,218 @@
+// Session 8 experiment (not part of the library build): onesweep tile shapes, and keys staged
+// in shared memory as they are ranked ("early") instead of after the look-back ("late").
+//
+// Staged late (the library until now), every thread holds its keys (and values) and their
+// ranks in registers across the look-back, so registers cap the blocks per SM (keys only:
+// 3 x 384 threads at 56 registers; pairs: 2 x 384). Staged early, nothing per item survives
+// the ranking in registers; shared memory holds the tile instead, and more blocks may fit.
+//
+// Each variant runs the library's onesweep driver (radix::run_onesweep_shape) with the given
+// shape on the same input as CUB's DeviceRadixSort (same process, L2 flushed before each run,
+// median of runs) and is checked against CUB's output.
+//
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude \
+//        tools/experiments/session8_onesweep.cu build/release/libscankit.a -ltbb -o session8_onesweep
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "scankit/cuda/sort.cuh"
+
+namespace radix = scankit::cuda::detail::radix;
+
+#define CK(x)                                                                              \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                 \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+struct timer {
+  cudaEvent_t a, b;
+  char* flush = nullptr;  // 128 MiB written before each timed run: the L2 starts cold
+  timer() {
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaMalloc(&flush, 128 << 20));
+  }
+  ~timer() { cudaFree(flush); }
+  template <class F>
+  float median_ms(F f, int reps) {
+    f();
+    CK(cudaDeviceSynchronize());
+    std::vector<float> v;
+    for (int i = 0; i < reps; ++i) {
+      CK(cudaMemsetAsync(flush, i, 128 << 20));
+      CK(cudaEventRecord(a));
+      f();
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      v.push_back(ms);
+    }
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  }
+};
+
+__global__ void fill_keys(unsigned* k, std::int64_t n, unsigned salt) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+    unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
+    x ^= x >> 13;
+    x *= 0x5bd1e995u;
+    x ^= x >> 15;
+    x *= 0x27d4eb2du;
+    k[i] = x ^ (x >> 16);
+  }
+}
+__global__ void fill_index(unsigned* v, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
+    v[i] = static_cast<unsigned>(i);
+}
+__global__ void count_mismatch(const unsigned* a, const unsigned* b, std::int64_t n, unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
+    local += a[i] != b[i];
+  if (local) atomicAdd(bad, local);
+}
+
+struct context {
+  std::int64_t n;
+  bool pairs;
+  unsigned *keys_in, *keys_out, *keys_ref, *vals_in, *vals_out, *vals_ref;
+  char* ws;
+  std::size_t ws_bytes;
+  unsigned long long* bad;
+  float cub_ms;
+  timer tm;
+};
+
+unsigned long long mismatches(context& c, const unsigned* a, const unsigned* b) {
+  CK(cudaMemset(c.bad, 0, 8));
+  count_mismatch<<<1024, 256>>>(a, b, c.n, c.bad);
+  CK(cudaGetLastError());
+  unsigned long long m = 0;
+  CK(cudaMemcpy(&m, c.bad, 8, cudaMemcpyDeviceToHost));
+  return m;
+}
+
+template <class V, radix::onesweep_shape Shape>
+void run_shape(context& c, const char* label, int reps) {
+  using U = unsigned;
+  constexpr auto kind = scankit::radix_traits<unsigned>::kind;
+  scankit::cuda::detail::sort_request r{};
+  r.n = c.n;
+  radix::buffers<U, V> buf{};
+  buf.keys[0] = c.keys_in;
+  buf.keys[1] = c.keys_out;
+  if constexpr (radix::has_values<V>) {
+    buf.values[0] = c.vals_in;
+    buf.values[1] = c.vals_out;
+  }
+  auto body = [&] {
+    scankit::cuda::detail::arena ws(c.ws, c.ws_bytes);
+    buf.keys[2] = ws.take<U>(c.n);
+    buf.values[2] = radix::take_values<V>(ws, c.n);
+    radix::run_onesweep_shape<kind, U, V, Shape>(r, buf, 0, 32, 4, false, ws);
+  };
+  CK(cudaMemset(c.keys_out, 0, c.n * 4));
+  const float ms = c.tm.median_ms(body, reps);
+  CK(cudaDeviceSynchronize());
+  auto kern = radix::onesweep_kernel<kind, U, V, Shape.block, Shape.items, Shape.min_blocks, Shape.stage_early>;
+  cudaFuncAttributes fa{};
+  CK(cudaFuncGetAttributes(&fa, kern));
+  constexpr int smem = sizeof(radix::onesweep_storage<U, V, Shape.block, Shape.items, Shape.stage_early>);
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, Shape.block, smem));
+  unsigned long long bad = mismatches(c, c.keys_out, c.keys_ref);
+  if (c.pairs) bad += mismatches(c, c.vals_out, c.vals_ref);
+  std::printf("  %-30s %3dx%-2d %3d regs %4d B local %5d B smem %d/SM (%5d keys/SM) %8.4f ms  %5.3fx CUB  %s\n", label,
+              Shape.block, Shape.items, fa.numRegs, static_cast<int>(fa.localSizeBytes), smem, per_sm,
+              per_sm * Shape.block * Shape.items, ms, c.cub_ms / ms, bad ? "WRONG" : "ok");
+  std::fflush(stdout);
+}
+
+template <class F>
+void with_context(std::int64_t n, bool pairs, F body) {
+  context c;
+  c.n = n;
+  c.pairs = pairs;
+  const int reps = 9;
+  CK(cudaMalloc(&c.keys_in, n * 4));
+  CK(cudaMalloc(&c.keys_out, n * 4));
+  CK(cudaMalloc(&c.keys_ref, n * 4));
+  CK(cudaMalloc(&c.vals_in, n * 4));
+  CK(cudaMalloc(&c.vals_out, n * 4));
+  CK(cudaMalloc(&c.vals_ref, n * 4));
+  c.ws_bytes = static_cast<std::size_t>(n) * 8 + (std::size_t{256} << 20);
+  CK(cudaMalloc(&c.ws, c.ws_bytes));
+  CK(cudaMalloc(&c.bad, 8));
+  fill_keys<<<1024, 256>>>(c.keys_in, n, 777u);
+  fill_index<<<1024, 256>>>(c.vals_in, n);
+  CK(cudaGetLastError());
+  std::size_t cub_bytes = 0;
+  void* cub_ws = nullptr;
+  auto cub_call = [&](void* w) {
+    if (pairs)
+      CK(cub::DeviceRadixSort::SortPairs(w, cub_bytes, c.keys_in, c.keys_ref, c.vals_in, c.vals_ref, n));
+    else
+      CK(cub::DeviceRadixSort::SortKeys(w, cub_bytes, c.keys_in, c.keys_ref, n));
+  };
+  cub_call(nullptr);
+  CK(cudaMalloc(&cub_ws, cub_bytes));
+  c.cub_ms = c.tm.median_ms([&] { cub_call(cub_ws); }, reps);
+  std::printf("\nn = 2^%.2f uint32 %s: CUB %.4f ms\n", std::log2(double(n)), pairs ? "keys + uint32 values" : "keys",
+              c.cub_ms);
+  body(c, reps);
+  CK(cudaFree(cub_ws));
+  for (unsigned* p : {c.keys_in, c.keys_out, c.keys_ref, c.vals_in, c.vals_out, c.vals_ref}) CK(cudaFree(p));
+  CK(cudaFree(c.ws));
+  CK(cudaFree(c.bad));
+}
+
+using no_v = radix::no_value;
+using v4 = unsigned;
+
+void keys_variants(context& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{384, 19, 3}>(c, "late (library now)", reps);
+  if (c.n >= (std::int64_t{1} << 27) || c.n == (std::int64_t{1} << 24)) {  // round 8's, again
+    run_shape<no_v, radix::onesweep_shape{384, 19, 3, true}>(c, "early", reps);
+    run_shape<no_v, radix::onesweep_shape{512, 16, 3, true}>(c, "early", reps);
+  }
+  run_shape<no_v, radix::onesweep_shape{384, 24, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 28, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 32, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 20, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 24, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{768, 16, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{1024, 12, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{640, 20, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 19, 3}>(c, "late (library now), again", reps);
+}
+
+void pairs_variants(context& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 16, 2}>(c, "late (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{384, 24, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 16, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 20, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{768, 12, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 20, 2}>(c, "late", reps);
+  run_shape<v4, radix::onesweep_shape{384, 16, 2}>(c, "late (library now), again", reps);
+}
+
+int main(int argc, char** argv) {
+  // Round 8 measured 2^28 and 2^24 (keys, pairs); round 9 adds 2^30, 2^27, 2^20 and 2^16.
+  const bool round9 = argc > 1;
+  for (int lg : round9 ? std::vector<int>{28, 30, 27, 24, 20, 16} : std::vector<int>{28, 24})
+    with_context(std::int64_t{1} << lg, false, keys_variants);
+  for (int lg : round9 ? std::vector<int>{28, 24} : std::vector<int>{28, 24})
+    with_context(std::int64_t{1} << lg, true, pairs_variants);
+  return 0;
+}
