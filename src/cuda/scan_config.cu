@@ -59,8 +59,13 @@ static std::string describe_lookback_tuning() {
   const std::string threads = std::to_string(tu.block_size) + " threads";
   if constexpr (!vec) {
     const int items = tu.blocked_vectors_per_thread;
-    return std::to_string(ItemBytes) + "-byte items: " + threads + " x " + std::to_string(items) +
-           " items in registers = " + std::to_string(tu.block_size * items) + " items per tile";
+    std::string s = std::to_string(ItemBytes) + "-byte items: ";
+    if constexpr (ItemBytes == 16)
+      s += "from " + std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items (16-byte aligned), blocked tiles of " +
+           threads + " x " + std::to_string(items) + " items in shared memory, first look-back read after " +
+           std::to_string(dl::first_delay_ns(tu.first_delay_ns)) + " ns; below, ";
+    return s + threads + " x " + std::to_string(items) + " items in registers = " +
+           std::to_string(tu.block_size * items) + " items per tile";
   } else {
     const int big = tu.block_size * tu.blocked_vectors_per_thread * v;
     const int small = tu.block_size * tu.vectors_per_thread * v;

@@ -172,7 +172,6 @@ struct affine_compose64 {
     return {g.a * f.a, g.a * f.b + g.b};
   }
 };
-void PrintTo(const affine64& f, std::ostream* os) { *os << "{" << f.a << "," << f.b << "}"; }
 
 std::vector<affine64> random_affine64(std::int64_t n) {
   std::vector<affine64> v(static_cast<std::size_t>(n));

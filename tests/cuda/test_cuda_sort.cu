@@ -89,7 +89,7 @@ template <class K>
 std::vector<std::int64_t> sizes_for() {
   // The other kernels' tiles are 2048 (16-byte values) or 4096 keys, and n <= that tile takes
   // the one-block path; onesweep's tile depends on the key and value sizes.
-  return test_sizes({2048, 4096, onesweep_tile<K>(0), onesweep_tile<K>(8)}, quick() ? 40000 : 1000000,
+  return test_sizes({2048, 4096, onesweep_tile<K>(0), onesweep_tile<K>(4), onesweep_tile<K>(8)}, quick() ? 40000 : 1000000,
                     quick() ? 1 : 2, quick() ? 70000 : 1100000);
 }
 

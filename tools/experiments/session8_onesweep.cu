@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "scankit/cuda/sort.cuh"
@@ -62,31 +63,40 @@ struct timer {
   }
 };
 
-__global__ void fill_keys(unsigned* k, std::int64_t n, unsigned salt) {
+__device__ unsigned hash32(std::int64_t i, unsigned salt) {
+  unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
+  x ^= x >> 13;
+  x *= 0x5bd1e995u;
+  x ^= x >> 15;
+  x *= 0x27d4eb2du;
+  return x ^ (x >> 16);
+}
+template <class K>
+__global__ void fill_keys(K* k, std::int64_t n, unsigned salt) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
-    unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
-    x ^= x >> 13;
-    x *= 0x5bd1e995u;
-    x ^= x >> 15;
-    x *= 0x27d4eb2du;
-    k[i] = x ^ (x >> 16);
+    if constexpr (sizeof(K) == 8) k[i] = (static_cast<K>(hash32(i, salt)) << 32) | hash32(i, salt ^ 0x9e3779b9u);
+    else k[i] = hash32(i, salt);
   }
 }
 __global__ void fill_index(unsigned* v, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
     v[i] = static_cast<unsigned>(i);
 }
-__global__ void count_mismatch(const unsigned* a, const unsigned* b, std::int64_t n, unsigned long long* bad) {
+template <class K>
+__global__ void count_mismatch(const K* a, const K* b, std::int64_t n, unsigned long long* bad) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
     local += a[i] != b[i];
   if (local) atomicAdd(bad, local);
 }
 
+template <class K>
 struct context {
+  using key_type = K;
   std::int64_t n;
   bool pairs;
-  unsigned *keys_in, *keys_out, *keys_ref, *vals_in, *vals_out, *vals_ref;
+  K *keys_in, *keys_out, *keys_ref;
+  unsigned *vals_in, *vals_out, *vals_ref;
   char* ws;
   std::size_t ws_bytes;
   unsigned long long* bad;
@@ -94,7 +104,8 @@ struct context {
   timer tm;
 };
 
-unsigned long long mismatches(context& c, const unsigned* a, const unsigned* b) {
+template <class C, class K>
+unsigned long long mismatches(C& c, const K* a, const K* b) {
   CK(cudaMemset(c.bad, 0, 8));
   count_mismatch<<<1024, 256>>>(a, b, c.n, c.bad);
   CK(cudaGetLastError());
@@ -103,10 +114,10 @@ unsigned long long mismatches(context& c, const unsigned* a, const unsigned* b) 
   return m;
 }
 
-template <class V, radix::onesweep_shape Shape>
-void run_shape(context& c, const char* label, int reps) {
-  using U = unsigned;
-  constexpr auto kind = scankit::radix_traits<unsigned>::kind;
+template <class V, radix::onesweep_shape Shape, class C>
+void run_shape(C& c, const char* label, int reps) {
+  using U = typename C::key_type;
+  constexpr auto kind = scankit::radix_traits<U>::kind;
   scankit::cuda::detail::sort_request r{};
   r.n = c.n;
   radix::buffers<U, V> buf{};
@@ -120,9 +131,9 @@ void run_shape(context& c, const char* label, int reps) {
     scankit::cuda::detail::arena ws(c.ws, c.ws_bytes);
     buf.keys[2] = ws.take<U>(c.n);
     buf.values[2] = radix::take_values<V>(ws, c.n);
-    radix::run_onesweep_shape<kind, U, V, Shape>(r, buf, 0, 32, 4, false, ws);
+    radix::run_onesweep_shape<kind, U, V, Shape>(r, buf, 0, 8 * sizeof(U), static_cast<int>(sizeof(U)), false, ws);
   };
-  CK(cudaMemset(c.keys_out, 0, c.n * 4));
+  CK(cudaMemset(c.keys_out, 0, c.n * sizeof(U)));
   const float ms = c.tm.median_ms(body, reps);
   CK(cudaDeviceSynchronize());
   auto kern = radix::onesweep_kernel<kind, U, V, Shape.block, Shape.items, Shape.min_blocks, Shape.stage_early>;
@@ -139,19 +150,19 @@ void run_shape(context& c, const char* label, int reps) {
   std::fflush(stdout);
 }
 
-template <class F>
+template <class K, class F>
 void with_context(std::int64_t n, bool pairs, F body) {
-  context c;
+  context<K> c;
   c.n = n;
   c.pairs = pairs;
   const int reps = 9;
-  CK(cudaMalloc(&c.keys_in, n * 4));
-  CK(cudaMalloc(&c.keys_out, n * 4));
-  CK(cudaMalloc(&c.keys_ref, n * 4));
+  CK(cudaMalloc(&c.keys_in, n * sizeof(K)));
+  CK(cudaMalloc(&c.keys_out, n * sizeof(K)));
+  CK(cudaMalloc(&c.keys_ref, n * sizeof(K)));
   CK(cudaMalloc(&c.vals_in, n * 4));
   CK(cudaMalloc(&c.vals_out, n * 4));
   CK(cudaMalloc(&c.vals_ref, n * 4));
-  c.ws_bytes = static_cast<std::size_t>(n) * 8 + (std::size_t{256} << 20);
+  c.ws_bytes = static_cast<std::size_t>(n) * (sizeof(K) + 4) + (std::size_t{256} << 20);
   CK(cudaMalloc(&c.ws, c.ws_bytes));
   CK(cudaMalloc(&c.bad, 8));
   fill_keys<<<1024, 256>>>(c.keys_in, n, 777u);
@@ -168,11 +179,17 @@ void with_context(std::int64_t n, bool pairs, F body) {
   cub_call(nullptr);
   CK(cudaMalloc(&cub_ws, cub_bytes));
   c.cub_ms = c.tm.median_ms([&] { cub_call(cub_ws); }, reps);
-  std::printf("\nn = 2^%.2f uint32 %s: CUB %.4f ms\n", std::log2(double(n)), pairs ? "keys + uint32 values" : "keys",
+  std::printf("\nn = 2^%.2f uint%d %s: CUB %.4f ms\n", std::log2(double(n)), static_cast<int>(8 * sizeof(K)),
+              pairs ? "keys + uint32 values" : "keys",
               c.cub_ms);
   body(c, reps);
   CK(cudaFree(cub_ws));
-  for (unsigned* p : {c.keys_in, c.keys_out, c.keys_ref, c.vals_in, c.vals_out, c.vals_ref}) CK(cudaFree(p));
+  CK(cudaFree(c.keys_in));
+  CK(cudaFree(c.keys_out));
+  CK(cudaFree(c.keys_ref));
+  CK(cudaFree(c.vals_in));
+  CK(cudaFree(c.vals_out));
+  CK(cudaFree(c.vals_ref));
   CK(cudaFree(c.ws));
   CK(cudaFree(c.bad));
 }
@@ -180,7 +197,7 @@ void with_context(std::int64_t n, bool pairs, F body) {
 using no_v = radix::no_value;
 using v4 = unsigned;
 
-void keys_variants(context& c, int reps) {
+void keys_variants(context<unsigned>& c, int reps) {
   run_shape<no_v, radix::onesweep_shape{384, 19, 3}>(c, "late (library now)", reps);
   if (c.n >= (std::int64_t{1} << 27) || c.n == (std::int64_t{1} << 24)) {  // round 8's, again
     run_shape<no_v, radix::onesweep_shape{384, 19, 3, true}>(c, "early", reps);
@@ -197,7 +214,7 @@ void keys_variants(context& c, int reps) {
   run_shape<no_v, radix::onesweep_shape{384, 19, 3}>(c, "late (library now), again", reps);
 }
 
-void pairs_variants(context& c, int reps) {
+void pairs_variants(context<unsigned>& c, int reps) {
   run_shape<v4, radix::onesweep_shape{384, 16, 2}>(c, "late (library now)", reps);
   run_shape<v4, radix::onesweep_shape{384, 24, 2, true}>(c, "early", reps);
   run_shape<v4, radix::onesweep_shape{512, 16, 2, true}>(c, "early", reps);
@@ -207,12 +224,45 @@ void pairs_variants(context& c, int reps) {
   run_shape<v4, radix::onesweep_shape{384, 16, 2}>(c, "late (library now), again", reps);
 }
 
+// Round 10: around the best of round 9, more runs; pairs; 64-bit keys.
+void keys_round10(context<unsigned>& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{384, 19, 3}>(c, "late (library now)", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 20, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 22, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 24, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 28, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{640, 24, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 32, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 20, 3, true}>(c, "early, again", reps);
+}
+void pairs_round10(context<unsigned>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 16, 2}>(c, "late (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{512, 20, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{640, 16, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early", reps);
+}
+void keys64_round10(context<std::uint64_t>& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{384, 12, 3}>(c, "late (library now)", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 10, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 12, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 16, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 16, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{384, 12, 3, true}>(c, "early", reps);
+}
+
 int main(int argc, char** argv) {
+  const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "10") {
+    for (int lg : {28, 30, 26, 22, 20}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_round10);
+    for (int lg : {28, 22}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_round10);
+    for (int lg : {28, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, false, keys64_round10);
+    return 0;
+  }
   // Round 8 measured 2^28 and 2^24 (keys, pairs); round 9 adds 2^30, 2^27, 2^20 and 2^16.
-  const bool round9 = argc > 1;
+  const bool round9 = round == "9";
   for (int lg : round9 ? std::vector<int>{28, 30, 27, 24, 20, 16} : std::vector<int>{28, 24})
-    with_context(std::int64_t{1} << lg, false, keys_variants);
-  for (int lg : round9 ? std::vector<int>{28, 24} : std::vector<int>{28, 24})
-    with_context(std::int64_t{1} << lg, true, pairs_variants);
+    with_context<unsigned>(std::int64_t{1} << lg, false, keys_variants);
+  for (int lg : {28, 24}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_variants);
   return 0;
 }

@@ -84,8 +84,12 @@ constexpr tuning tuning_for() {
   // 0.0652/0.0651 at 2^24, 0.1153/0.1180 at 2^25, 0.8236/0.8860 at 2^28; int64 0.0114/0.0104
   // at 2^18, 0.0161/0.0157 at 2^20, 0.0219/0.0250 at 2^21, 1.631/2.287 at 2^28. The first
   // delay: without it int32 2^28-2^30 lost 1-1.5% and int64 2% (0.0 at small sizes).
+  // 16-byte items (one per vector; their striped tile is the one-item tile): user operators
+  // (affine maps mod 2^64) blocked / striped 1.10x / 0.66x CUB at 2^14, 1.73x / 0.78x at 2^20
+  // (results/session8-round9.log).
   if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24};
-  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 21};
+  if constexpr (ItemBytes <= 8) return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 21};
+  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14};
 }
 
 /// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable

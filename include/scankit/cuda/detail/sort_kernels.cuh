@@ -168,18 +168,24 @@ struct onesweep_shape {
                              // no register holds them across the look-back (onesweep_kernel)
   constexpr int tile() const { return block * items; }
 };
-/// value_bytes 0: keys only. Registers (sm_90, ptxas of CUDA 13.0) set these: keys-only tiles
-/// fit 56 registers, so 3 blocks of 384 threads share an SM (as many resident keys as CUB's
-/// 384 x 19 tiles; a 13th 8-byte or 20th 4-byte key per thread spills); pairs take 75-80.
+/// value_bytes 0: keys only. Session 8 (tools/experiments/session8_onesweep.cu, H100, results/
+/// session8-round{8,9,10}.log): staging the keys in shared memory as they are ranked (stage_early)
+/// frees the registers that held keys and ranks across the look-back, which allows bigger tiles;
+/// bigger tiles (fewer look-backs per key) are what paid, not more keys per SM by themselves
+/// (384 x 19 at 4 blocks per SM: 1.036x CUB at 2^28, no better than 3). uint32 keys against CUB:
+/// 384 x 19 staged late (before) 1.04x at 2^28, 1.06x at 2^30; 512 x 22 staged early at 3 blocks
+/// per SM 1.148x / 1.163x (1.29x at 2^22, 1.06x at 2^20). uint64 keys: 384 x 12 late 0.98x;
+/// 512 x 16 early at 2 blocks per SM 1.087x (1.166x at 2^24). uint32 pairs: 384 x 16 late 0.925x;
+/// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values keep the
+/// late staging (not measured early).
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
-    if (key_bytes >= 8) return {384, 12, 3};
-    // 1-byte keys spilled at 3 blocks per SM (19 and 16 keys per thread).
-    return key_bytes == 1 ? onesweep_shape{384, 16, 2} : onesweep_shape{384, 19, 3};
+    if (key_bytes >= 8) return {512, 16, 2, true};
+    return {512, 22, 3, true};
   }
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
-  return {384, 16, 2};
+  return {384, 28, 2, true};
 }
 
 /// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit.
@@ -314,6 +320,41 @@ struct onesweep_storage {
   unsigned char digit[has_values<V> && !StageEarly ? tile : 1];
 };
 
+/// onesweep_kernel's scatter when staged late (after the look-back).
+template <int Block, int Items, class S, class U, class V, class W, class Dig>
+__device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const unsigned (&rank)[Items],
+                                             const W (&value)[Items], Dig dig, U* dst, const buffers<U, V>& buf,
+                                             int to, int first, int tile_n) {
+  // Scatter through shared memory: the tile in digit order, then each key to its digit's
+  // offset plus its position, read in order so that runs of a digit are coalesced stores.
+#pragma unroll
+  for (int j = 0; j < Items; ++j) s.u.keys[rank[j]] = key[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = static_cast<int>(threadIdx.x) + j * Block;
+    if (i < tile_n) {
+      const U k = s.u.keys[i];
+      const unsigned d = dig(k);
+      if constexpr (has_values<V>) s.digit[i] = static_cast<unsigned char>(d);
+      dst[s.offset[d] + i] = k;
+    }
+  }
+  if constexpr (has_values<V>) {
+    V* dst_values = pick(buf.values, to);
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (first + j * 32 < tile_n) s.u.values[rank[j]] = value[j];
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const int i = static_cast<int>(threadIdx.x) + j * Block;
+      if (i < tile_n) dst_values[s.offset[s.digit[i]] + i] = s.u.values[i];
+    }
+  }
+}
+
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
 ///   state:     portion tiles x 256 look-back words, zeroed; tile_counter zeroed.
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
@@ -433,36 +474,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
         if constexpr (has_values<V>) dst_values[at] = s.values[i];
       }
     }
-    return;
-  }
-
-  // Scatter through shared memory: the tile in digit order, then each key to its digit's
-  // offset plus its position, read in order so that runs of a digit are coalesced stores.
-#pragma unroll
-  for (int j = 0; j < Items; ++j) s.u.keys[rank[j]] = key[j];
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < Items; ++j) {
-    const int i = static_cast<int>(threadIdx.x) + j * Block;
-    if (i < tile_n) {
-      const U k = s.u.keys[i];
-      const unsigned d = dig(k);
-      if constexpr (has_values<V>) s.digit[i] = static_cast<unsigned char>(d);
-      dst[s.offset[d] + i] = k;
-    }
-  }
-  if constexpr (has_values<V>) {
-    V* dst_values = pick(buf.values, to);
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (first + j * 32 < tile_n) s.u.values[rank[j]] = value[j];
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int i = static_cast<int>(threadIdx.x) + j * Block;
-      if (i < tile_n) dst_values[s.offset[s.digit[i]] + i] = s.u.values[i];
-    }
+  } else {
+    scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n);
   }
 }
 
