@@ -16,10 +16,11 @@ std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::siz
   return detail::radix::workspace_bytes(n, key_bytes, value_bytes, cfg.algorithm);
 }
 
-std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes) {
-  const auto t = detail::radix::onesweep_shape_for(key_bytes, value_bytes);
+std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
+  const auto t = detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind);
   return "onesweep tile " + std::to_string(t.block) + " threads x " + std::to_string(t.items) + " keys = " +
-         std::to_string(t.tile()) + " keys, register budget for " + std::to_string(t.min_blocks) + " blocks per SM";
+         std::to_string(t.tile()) + " keys, register budget for " + std::to_string(t.min_blocks) +
+         " blocks per SM, keys staged in shared memory " + (t.stage_early ? "as they are ranked" : "after the look-back");
 }
 
 }  // namespace scankit::cuda

@@ -82,7 +82,7 @@ void poison(const dmem& d) {
 /// onesweep's tile for keys of K and values of `value_bytes` (0: keys only).
 template <class K>
 std::int64_t onesweep_tile(std::size_t value_bytes) {
-  return cuda::detail::radix::onesweep_shape_for(sizeof(K), value_bytes).tile();
+  return cuda::detail::radix::onesweep_shape_for(sizeof(K), value_bytes, radix_traits<K>::kind).tile();
 }
 
 template <class K>

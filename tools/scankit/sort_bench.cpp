@@ -377,7 +377,10 @@ int run_sort_bench(const sort_bench_options& o) {
 #ifdef SCANKIT_HAS_CUDA
   if (gpu && std::find(rows.begin(), rows.end(), "onesweep") != rows.end())
     std::cout << cuda::onesweep_tuning_description(std::stoul(o.type.substr(1)) / 8,
-                                                   o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0)
+                                                   o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0,
+                                                   o.type[0] == 'f'   ? key_kind::floating
+                                                   : o.type[0] == 'i' ? key_kind::signed_int
+                                                                      : key_kind::unsigned_int)
               << "\n";
 #endif
   const point p = measure_any(s, n);

@@ -38,7 +38,7 @@ inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::si
   const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
   switch (a) {
     case sort_algorithm::onesweep: {
-      const std::int64_t ot = onesweep_shape_for(kb, vb).tile();
+      const std::int64_t ot = onesweep_min_tile(kb, vb);
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
              align_up(static_cast<std::size_t>(state_header_words + std::min(ceil_div(n, ot), portion_tiles(ot)) * radix) *
                       sizeof(unsigned));
@@ -122,7 +122,8 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
 template <key_kind Kind, class U, class V>
 void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                   bool in_place, arena& ws) {
-  constexpr onesweep_shape shape = onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0);
+  constexpr onesweep_shape shape =
+      onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0, Kind);
   run_onesweep_shape<Kind, U, V, shape>(r, buf, begin, end, passes, in_place, ws);
 }
 

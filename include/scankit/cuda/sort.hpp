@@ -66,10 +66,11 @@ struct sort_config {
 std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                                  const sort_config& cfg = {});
 
-/// onesweep's tile for keys of `key_bytes` and values of `value_bytes` (0: keys only), in
-/// words: threads, keys per thread, blocks per SM the register budget allows (printed by
-/// `scankit bench sort`).
-std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes = 0);
+/// onesweep's tile for keys of `key_bytes` and `kind` and values of `value_bytes` (0: keys
+/// only), in words: threads, keys per thread, blocks per SM the register budget allows, where
+/// the keys are staged (printed by `scankit bench sort`).
+std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes = 0,
+                                        key_kind kind = key_kind::unsigned_int);
 
 namespace detail {
 /// One sort request, type-erased over the value type (values move as opaque bytes).

@@ -177,15 +177,31 @@ struct onesweep_shape {
 /// per SM 1.148x / 1.163x (1.29x at 2^22, 1.06x at 2^20). uint64 keys: 384 x 12 late 0.98x;
 /// 512 x 16 early at 2 blocks per SM 1.087x (1.166x at 2^24). uint32 pairs: 384 x 16 late 0.925x;
 /// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values keep the
-/// late staging (not measured early).
-constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
+/// late staging (not measured early). Float keys keep session 7's shapes: their order transform,
+/// recomputed with every digit, made ptxas spill 84-144 bytes under the early shapes' budgets,
+/// and float and double sorts fell to 0.88-0.89x CUB (results/session8-round12.log). So do
+/// int8 keys, for the same reason (60-76 bytes of spills), except that keys alone take the
+/// early tile at 2 blocks per SM.
+constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
+  const bool transformed = kind == key_kind::floating || (kind == key_kind::signed_int && key_bytes == 1);
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
+    if (kind == key_kind::floating) return key_bytes >= 8 ? onesweep_shape{384, 12, 3} : onesweep_shape{384, 19, 3};
     if (key_bytes >= 8) return {512, 16, 2, true};
-    return {512, 22, 3, true};
+    return transformed ? onesweep_shape{512, 22, 2, true} : onesweep_shape{512, 22, 3, true};
   }
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
-  return {384, 28, 2, true};
+  return transformed ? onesweep_shape{384, 16, 2} : onesweep_shape{384, 28, 2, true};
+}
+
+/// The smallest onesweep tile for these sizes over every key kind (sizes the look-back state).
+constexpr std::int64_t onesweep_min_tile(std::size_t key_bytes, std::size_t value_bytes) {
+  std::int64_t t = onesweep_shape_for(key_bytes, value_bytes, key_kind::unsigned_int).tile();
+  for (key_kind k : {key_kind::signed_int, key_kind::floating}) {
+    const std::int64_t u = onesweep_shape_for(key_bytes, value_bytes, k).tile();
+    t = u < t ? u : t;
+  }
+  return t;
 }
 
 /// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit.
