@@ -21,16 +21,8 @@
 #include <cstring>
 #include <vector>
 
+#include "experiment_common.cuh"
 #include "scankit/cuda/scan.cuh"
-
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                 \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 template <class U>
 struct affine_map {
@@ -82,35 +74,6 @@ __global__ void count_mismatch(const unsigned char* a, const unsigned char* b, s
     local += a[i] != b[i];
   if (local) atomicAdd(bad, local);
 }
-
-struct timer {
-  cudaEvent_t a, b;
-  char* flush = nullptr;  // 128 MiB written before each timed run: the L2 starts cold
-  timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    CK(cudaMalloc(&flush, 128 << 20));
-  }
-  ~timer() { cudaFree(flush); }
-  template <class F>
-  float median_ms(F f, int reps) {
-    f();
-    CK(cudaDeviceSynchronize());
-    std::vector<float> v;
-    for (int i = 0; i < reps; ++i) {
-      CK(cudaMemsetAsync(flush, i, 128 << 20));
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      v.push_back(ms);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
-};
 
 template <class Op>
 void measure(std::int64_t n) {

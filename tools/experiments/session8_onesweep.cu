@@ -21,47 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "experiment_common.cuh"
 #include "scankit/cuda/sort.cuh"
 
 namespace radix = scankit::cuda::detail::radix;
-
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                 \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
-
-struct timer {
-  cudaEvent_t a, b;
-  char* flush = nullptr;  // 128 MiB written before each timed run: the L2 starts cold
-  timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    CK(cudaMalloc(&flush, 128 << 20));
-  }
-  ~timer() { cudaFree(flush); }
-  template <class F>
-  float median_ms(F f, int reps) {
-    f();
-    CK(cudaDeviceSynchronize());
-    std::vector<float> v;
-    for (int i = 0; i < reps; ++i) {
-      CK(cudaMemsetAsync(flush, i, 128 << 20));
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      v.push_back(ms);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
-};
 
 __device__ unsigned hash32(std::int64_t i, unsigned salt) {
   unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;

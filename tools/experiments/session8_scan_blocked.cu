@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment_common.cuh"
 #include "scankit/cuda/detail/decoupled_lookback.cuh"
 
 namespace dl = scankit::cuda::detail::decoupled_lookback;
@@ -46,15 +47,6 @@ using scankit::cuda::detail::ceil_div;
 using scankit::cuda::detail::shfl_idx;
 using scankit::cuda::detail::shfl_up;
 using scankit::cuda::detail::warp_inclusive_scan;
-
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s\n", #x, cudaGetErrorString(e_));                 \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 /// Shared-memory bytes of one blocked tile: B/32 warp segments of 32 rows of K items, each row
 /// padded by one 16-byte vector.
@@ -267,34 +259,6 @@ __global__ void fill_random(U* a, std::int64_t n, unsigned seed) {
     a[i] = static_cast<U>(static_cast<int>(x % 201) - 100);
   }
 }
-
-struct timer {
-  cudaEvent_t a, b;
-  char* flush = nullptr;  // 128 MiB written before each timed run: the L2 starts cold
-  timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    CK(cudaMalloc(&flush, 128 << 20));
-  }
-  template <class F>
-  float median_ms(F f, int reps) {
-    f();
-    CK(cudaDeviceSynchronize());
-    std::vector<float> v;
-    for (int i = 0; i < reps; ++i) {
-      CK(cudaMemsetAsync(flush, i, 128 << 20));
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      v.push_back(ms);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
-};
 
 template <class T>
 struct context {

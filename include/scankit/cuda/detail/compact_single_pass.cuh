@@ -208,21 +208,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
     }
   }
 
-  // 4. Look back, one warp per tree level, all levels at once. Warp 0 also publishes the
-  //    upper-level entries this tile completes (it is the last tile of an aligned run).
-  const int lane = tid & 31, warp = tid >> 5;
-  for (int k = warp; k < tr.levels; k += static_cast<int>(B >> 5)) {
-    const count_t run = decoupled_lookback::run_sum(tr.level[k], t >> (5 * k), sum<count_t>{}, lookback_backoff_ns);
-    if (lane == 0) level_sums[k] = run;
-    if (k == 0) {
-      count_t v = run + static_cast<count_t>(selected);
-      for (int up_level = 1; up_level < tr.levels && ((t >> (5 * (up_level - 1))) & 31) == 31; ++up_level) {
-        if (lane == 0) tr.level[up_level].publish(t >> (5 * up_level), v);
-        if (up_level + 1 < tr.levels && ((t >> (5 * up_level)) & 31) == 31)
-          v += decoupled_lookback::run_sum(tr.level[up_level], t >> (5 * up_level), sum<count_t>{}, lookback_backoff_ns);
-      }
-    }
-  }
+  // 4. Look back, one warp per tree level, all levels at once (the scan's look-back over the
+  //    counts); warp 0 also publishes the upper-level entries this tile completes.
+  decoupled_lookback::look_back(tr, t, static_cast<count_t>(selected), sum<count_t>{}, lookback_backoff_ns,
+                                level_sums);
   __syncthreads();
   std::int64_t before = 0;
   for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);

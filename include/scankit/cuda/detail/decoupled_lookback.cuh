@@ -378,7 +378,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T warp_totals[32];
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
@@ -428,16 +428,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
       for (int j = 0; j < V; ++j) row_total = op(row_total, a[j]);
     }
   }
-  const T upto_lane = warp_inclusive_scan(row_total, op);
-  const T before_lane = shfl_up(upto_lane, 1);  // every lane takes part in the shuffle
-  if (lane == 31) warp_totals[warp] = upto_lane;
-  __syncthreads();
-  const T of_warp = lane < warps ? warp_totals[lane] : op.identity();
-  const T upto_warp = warp_inclusive_scan(of_warp, op);
-  const T before_warp_shifted = shfl_up(upto_warp, 1);
-  const T aggregate = shfl_idx(upto_warp, warps - 1);
-  const T before_warp = shfl_idx(lane == 0 ? op.identity() : before_warp_shifted, warp);
-  const T before_row = lane == 0 ? before_warp : op(before_warp, before_lane);
+  T aggregate;
+  const T before_row = tile::block_exclusive_scan(row_total, op, warp_totals, aggregate);
   if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
 
   // 3. Look back.

@@ -150,6 +150,28 @@ constexpr std::size_t raking_entries(int rt, int block) {
   return static_cast<std::size_t>(n + n / 32 + 1);
 }
 
+/// Exclusive scan across the block of one value per thread, in thread order: returns the
+/// combination of the values of every thread before this one (the identity for thread 0), and
+/// leaves the combination of all of them in `aggregate` (every thread). One warp scan, the warp
+/// totals through `warp_sums` (32 entries) and one barrier; every warp then scans the warp
+/// totals on its own (lane w holds warp w's): a few shuffles, where a loop over the warps cost
+/// a load, a compare and two operator calls per warp. The caller must __syncthreads() before
+/// reusing `warp_sums`.
+template <class T, class Op>
+__device__ __forceinline__ T block_exclusive_scan(T value, Op op, T* warp_sums, T& aggregate) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const T inclusive = warp_inclusive_scan(value, op);
+  const T before_in_warp = shfl_up(inclusive, 1);  // every lane takes part in the shuffles
+  if (lane == 31) warp_sums[warp] = inclusive;
+  __syncthreads();
+  const T of_warp = lane < warps ? warp_sums[lane] : op.identity();
+  const T upto_warp = warp_inclusive_scan(of_warp, op);
+  const T shifted = shfl_up(upto_warp, 1);
+  aggregate = shfl_idx(upto_warp, warps - 1);
+  const T before = shfl_idx(lane == 0 ? op.identity() : shifted, warp);
+  return lane == 0 ? before : op(before, before_in_warp);
+}
+
 /// The block scan of scan_tile, by raking through shared memory instead of one warp scan per
 /// vector. total[r] is the thread's total of its vector r (sub-tile r); on return prefix[r] is
 /// the combination of every tile item before that vector, and the result is the tile's
@@ -169,7 +191,7 @@ constexpr std::size_t raking_entries(int rt, int block) {
 template <int RT, class T, class Op>
 __device__ __forceinline__ T raking_scan_tile(const T (&total)[RT], T (&prefix)[RT], Op op, T* buf,
                                               T* warp_sums) {
-  const int tid = threadIdx.x, B = blockDim.x, lane = tid & 31, warp = tid >> 5, warps = B >> 5;
+  const int tid = threadIdx.x, B = blockDim.x;
 #pragma unroll
   for (int r = 0; r < RT; ++r) buf[raking_slot(r * B + tid)] = total[r];
   __syncthreads();
@@ -179,18 +201,8 @@ __device__ __forceinline__ T raking_scan_tile(const T (&total)[RT], T (&prefix)[
   T sum_of_run = run[0];
 #pragma unroll
   for (int k = 1; k < RT; ++k) sum_of_run = op(sum_of_run, run[k]);
-  const T inclusive = warp_inclusive_scan(sum_of_run, op);
-  const T before_in_warp = shfl_up(inclusive, 1);  // every lane takes part in the shuffle
-  if (lane == 31) warp_sums[warp] = inclusive;
-  __syncthreads();
-  // Every warp scans the warp totals on its own (lane w holds warp w's): a few shuffles, where
-  // a loop over the warps cost a load, a compare and two operator calls per warp.
-  const T of_warp = lane < warps ? warp_sums[lane] : op.identity();
-  const T upto_warp = warp_inclusive_scan(of_warp, op);
-  const T shifted = shfl_up(upto_warp, 1);  // every lane takes part in the shuffles
-  const T aggregate = shfl_idx(upto_warp, warps - 1);
-  const T before = shfl_idx(lane == 0 ? op.identity() : shifted, warp);
-  T p = lane == 0 ? before : op(before, before_in_warp);
+  T aggregate;
+  T p = block_exclusive_scan(sum_of_run, op, warp_sums, aggregate);
 #pragma unroll
   for (int k = 0; k < RT; ++k) {
     buf[raking_slot(tid * RT + k)] = p;
