@@ -214,8 +214,22 @@ void keys64_round10(context<std::uint64_t>& c, int reps) {
   run_shape<no_v, radix::onesweep_shape{384, 12, 3, true}>(c, "early", reps);
 }
 
+// Round 17: one more key per thread or two at 3 blocks per SM, where the 40-register budget
+// allows it without spills.
+void keys_round17(context<unsigned>& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{512, 22, 3, true}>(c, "early (library now)", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 23, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 24, 3, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 22, 3, true}>(c, "early (library now), again", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 24, 3, true}>(c, "early, again", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "17") {
+    for (int lg : {28, 28, 30, 26, 24, 20}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_round17);
+    return 0;
+  }
   if (round == "10") {
     for (int lg : {28, 30, 26, 22, 20}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_round10);
     for (int lg : {28, 22}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_round10);
