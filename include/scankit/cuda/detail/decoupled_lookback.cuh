@@ -322,18 +322,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   if (threadIdx.x == 0 && total && begin + valid == n) *total = op(tile_prefix, aggregate);
 
   // 5. Finish (the vectors are already scanned in place) and store.
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const T p = op(tile_prefix, prefix[r]);
-    if (exclusive) {
-#pragma unroll
-      for (int j = V - 1; j > 0; --j) x[r][j] = op(p, x[r][j - 1]);
-      x[r][0] = p;
-    } else {
-#pragma unroll
-      for (int j = 0; j < V; ++j) x[r][j] = op(p, x[r][j]);
-    }
-  }
+  tile::finish(x, prefix, tile_prefix, exclusive, op);
   tile::store<R, V, Vec>(out, begin, valid, x);
 }
 
@@ -388,7 +377,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   const std::int64_t seg_valid = n - seg_begin;  // items of the segment that exist (may be <= 0)
   const bool seg_full = seg_valid >= 32 * K;
   uint4* seg = segments + warp * layout::segment_vectors;
-  const uint4* row = seg + lane * layout::row_vectors;
+  uint4* row = seg + lane * layout::row_vectors;
 
   // 1. Load the segment (items past the end are the identity).
   if (seg_full) {
@@ -441,12 +430,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 4. Scan the row from its prefix, in place, and stream the segment out.
   {
-    uint4* my_row = seg + lane * layout::row_vectors;
     T running = op(tile_prefix, before_row);
 #pragma unroll
     for (int c = 0; c < KV; ++c) {
       T a[V];
-      memcpy(a, &my_row[c], sizeof(a));
+      memcpy(a, &row[c], sizeof(a));
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         const T item = a[j];
@@ -458,7 +446,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
           a[j] = running;
         }
       }
-      memcpy(&my_row[c], a, sizeof(a));
+      memcpy(&row[c], a, sizeof(a));
     }
   }
   __syncwarp();

@@ -421,16 +421,22 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
   const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
+  // Values, into registers (every load in flight at once): staged early, loaded with the keys
+  // so that they are in flight during the count and the ranking; staged late, loaded after the
+  // ranking so that their round trip overlaps the look-back.
   [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
-  if constexpr (StageEarly && has_values<V>) {  // in flight during the count and the ranking
-    const V* src_values = pick(buf.values, from);
-    const bool index_values = buf.index_values && from == 0;
+  [[maybe_unused]] auto load_values = [&] {
+    if constexpr (has_values<V>) {
+      const V* src_values = pick(buf.values, from);
+      const bool index_values = buf.index_values && from == 0;
 #pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int li = first + j * 32;
-      value[j] = li >= tile_n ? V{} : index_values ? index_value<V>(tile_begin + li) : src_values[tile_begin + li];
+      for (int j = 0; j < Items; ++j) {
+        const int li = first + j * 32;
+        value[j] = li >= tile_n ? V{} : index_values ? index_value<V>(tile_begin + li) : src_values[tile_begin + li];
+      }
     }
-  }
+  };
+  if constexpr (StageEarly && has_values<V>) load_values();
 
   // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
   unsigned count = ranker::count(s.u.rank, key, dig);
@@ -448,17 +454,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     ranker::rank(s.u.rank, key, dig, rank);
   }
 
-  // Values (staged late): loaded now so that their round trip overlaps the look-back (into
-  // registers, as every load is then in flight at once).
-  if constexpr (!StageEarly && has_values<V>) {
-    const V* src_values = pick(buf.values, from);
-    const bool index_values = buf.index_values && from == 0;
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int li = first + j * 32;
-      if (li < tile_n) value[j] = index_values ? index_value<V>(tile_begin + li) : src_values[tile_begin + li];
-    }
-  }
+  if constexpr (!StageEarly && has_values<V>) load_values();
 
   // Thread d walks back over earlier tiles' words for digit d, adding aggregates until it
   // meets an inclusive prefix, and publishes its own inclusive prefix.
