@@ -11,7 +11,7 @@ std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::siz
   if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8 && value_bytes != 16)
     throw invalid_argument("scankit::cuda::sort_workspace_bytes: values are 0, 4, 8 or 16 bytes");
   if (n <= 1) return 0;
-  if (cfg.algorithm == sort_algorithm::onesweep && n <= detail::radix::tile_for_bytes(key_bytes, value_bytes))
+  if (cfg.algorithm == sort_algorithm::onesweep && n <= detail::radix::small_sort_limit(key_bytes, value_bytes))
     return 0;  // the one-block path works in shared memory
   return detail::radix::workspace_bytes(n, key_bytes, value_bytes, cfg.algorithm);
 }

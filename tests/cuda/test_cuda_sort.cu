@@ -87,9 +87,13 @@ std::int64_t onesweep_tile(std::size_t value_bytes) {
 
 template <class K>
 std::vector<std::int64_t> sizes_for() {
-  // The other kernels' tiles are 2048 (16-byte values) or 4096 keys, and n <= that tile takes
-  // the one-block path; onesweep's tile depends on the key and value sizes.
-  return test_sizes({2048, 4096, onesweep_tile<K>(0), onesweep_tile<K>(4), onesweep_tile<K>(8)}, quick() ? 40000 : 1000000,
+  // The other kernels' tiles are 2048 (16-byte values) or 4096 keys; onesweep's single-block
+  // path takes n up to small_sort_limit (tiles of 2048 and more keys), and onesweep's tile
+  // depends on the key and value sizes.
+  return test_sizes({2048, 4096, cuda::detail::radix::small_sort_limit(sizeof(K), 0),
+                     cuda::detail::radix::small_sort_limit(sizeof(K), 8), onesweep_tile<K>(0), onesweep_tile<K>(4),
+                     onesweep_tile<K>(8)},
+                    quick() ? 40000 : 1000000,
                     quick() ? 1 : 2, quick() ? 70000 : 1100000);
 }
 
@@ -167,6 +171,9 @@ void keys_every_pattern() {
 template <class K>
 void pairs_stable(sort_algorithm alg) {
   std::vector<std::int64_t> sizes{1, 2, 33, 2047, 2048, 2049, 4095, 4096, 4097, quick() ? 10007 : 100003};
+  for (std::size_t vb : {0, 4, 8, 16})  // the single-block sort's limits with each value size
+    for (std::int64_t t = cuda::detail::radix::small_sort_limit(sizeof(K), vb); std::int64_t k : {t / 2, t / 2 + 1, t, t + 1})
+      sizes.push_back(k);
   for (std::size_t vb : {4, 8, 16})  // onesweep's tile edges with each value size
     for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1}) sizes.push_back(k);
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);

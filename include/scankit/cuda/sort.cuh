@@ -27,21 +27,23 @@ constexpr std::int64_t tile_for_bytes(std::size_t key_bytes, std::size_t value_b
 constexpr std::int64_t portion_tiles(std::int64_t tile) { return ((std::int64_t{1} << 30) - 1) / tile; }
 /// The spine and split scans count in 64 bits (n may exceed 2^32).
 using count_t = std::int64_t;
-inline constexpr int state_header_words = 32;  // the tile counter, padded to its own line
+/// The histograms of every pass, then a counter of the histogram blocks that have finished.
+inline constexpr std::size_t hist_bytes = max_passes * radix * sizeof(unsigned long long) + sizeof(unsigned long long);
 
 /// Workspace bytes beyond the alternate buffers, per algorithm (the drivers take in the same
 /// order).
 inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, sort_algorithm a) {
   const std::int64_t tile = tile_for_bytes(kb, vb);
   const std::int64_t tiles = ceil_div(n, tile);
-  const std::size_t plan_bytes = align_up(max_passes * radix * sizeof(unsigned long long)) + align_up(sizeof(plan));
+  const std::size_t plan_bytes = align_up(hist_bytes) + align_up(sizeof(plan));
   const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
   switch (a) {
     case sort_algorithm::onesweep: {
       const std::int64_t ot = onesweep_min_tile(kb, vb);
+      // Two arrays of look-back words (launches alternate between them).
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
-             align_up(static_cast<std::size_t>(state_header_words + std::min(ceil_div(n, ot), portion_tiles(ot)) * radix) *
-                      sizeof(unsigned));
+             2 * align_up(static_cast<std::size_t>(lookback_header_words + std::min(ceil_div(n, ot), portion_tiles(ot)) * radix) *
+                          sizeof(unsigned));
     }
     case sort_algorithm::lsd_reduce_then_scan:
       return plan_bytes + align_up(static_cast<std::size_t>(radix * tiles) * sizeof(count_t)) +
@@ -71,20 +73,22 @@ inline unsigned histogram_grid(std::int64_t n) {
   return grid_for(want);
 }
 
+/// The histograms and the plan. Zeroes zero_bytes (>= hist_bytes) from hist on first: the
+/// histograms, the finished-blocks counter, and whatever the caller placed right after them.
 template <key_kind Kind, class U>
 void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_options& opts, int begin,
-                        int end, bool in_place, unsigned long long* hist, plan* pl, cudaStream_t s) {
-  SCANKIT_CUDA_CHECK(cudaMemsetAsync(hist, 0, sizeof(unsigned long long) * passes * radix, s));
-  histogram_kernel<Kind, U><<<histogram_grid(n), 256, 0, s>>>(keys, n, passes, opts, begin, end, hist);
-  SCANKIT_LAUNCH_CHECK("radix::histogram_kernel");
-  plan_kernel<><<<1, 256, 0, s>>>(hist, n, passes, in_place, pl);
-  SCANKIT_LAUNCH_CHECK("radix::plan_kernel");
+                        int end, bool in_place, unsigned long long* hist, std::size_t zero_bytes, plan* pl,
+                        cudaStream_t s) {
+  unsigned* blocks_done = reinterpret_cast<unsigned*>(hist + max_passes * radix);
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(hist, 0, zero_bytes, s));
+  launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U>, histogram_grid(n), 256, 0, s, keys,
+               n, passes, opts, begin, end, hist, blocks_done, in_place, pl);
 }
 
 template <class U, class V>
 void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, cudaStream_t s) {
-  final_copy_kernel<U, V><<<grid_for(ceil_div(n, 256), 4096), 256, 0, s>>>(pl, buf, n);
-  SCANKIT_LAUNCH_CHECK("radix::final_copy_kernel");
+  launch_after("launch of radix::final_copy_kernel", final_copy_kernel<U, V>, grid_for(ceil_div(n, 256), 4096), 256,
+               0, s, pl, buf, n);
 }
 
 template <key_kind Kind, class U, class V, onesweep_shape shape>
@@ -97,23 +101,32 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
-  auto* hist = ws.take<unsigned long long>(max_passes * radix);
+  // The histograms and the first launch's look-back words are adjacent: one memset zeroes
+  // both; every launch then zeroes the other words for the next one.
+  const std::int64_t ptiles = portion_tiles(tile);
+  const std::int64_t state_tiles = std::min(ceil_div(n, tile), ptiles);
+  const std::int64_t words_per_state = lookback_header_words + state_tiles * radix;
+  auto* hist = reinterpret_cast<unsigned long long*>(ws.take<char>(hist_bytes));
+  unsigned* state[2] = {ws.take<unsigned>(words_per_state), nullptr};
+  state[1] = ws.take<unsigned>(words_per_state);
   auto* pl = ws.take<plan>(1);
   auto* base = ws.take<unsigned long long>(2 * radix);
-  const std::int64_t ptiles = portion_tiles(tile);
-  auto* state = ws.take<unsigned>(state_header_words + std::min(ceil_div(n, tile), ptiles) * radix);
-  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, pl, s);
+  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist,
+                              align_up(hist_bytes) + sizeof(unsigned) * words_per_state, pl, s);
   const std::int64_t portion = ptiles * tile;
+  int launch = 0;
   for (int p = 0; p < passes; ++p) {
     const auto dig = make_digit<Kind, U>(r.options, begin, end, p);
-    for (std::int64_t pb = 0, q = 0; pb < n; pb += portion, ++q) {
+    for (std::int64_t pb = 0, q = 0; pb < n; pb += portion, ++q, ++launch) {
       const std::int64_t pe = std::min(n, pb + portion);
       const std::int64_t tiles = ceil_div(pe - pb, tile);
-      SCANKIT_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(unsigned) * (state_header_words + tiles * radix), s));
       const unsigned long long* base_in = q == 0 ? hist + p * radix : base + ((q - 1) % 2) * radix;
-      kernel<<<static_cast<unsigned>(tiles), shape.block, smem, s>>>(
-          pl, p, buf, pb, pe, dig, state + state_header_words, state, base_in, base + (q % 2) * radix);
-      SCANKIT_LAUNCH_CHECK("radix::onesweep_kernel");
+      unsigned* now = state[launch % 2];
+      unsigned* next = state[(launch + 1) % 2];
+      launch_after("launch of radix::onesweep_kernel", kernel, static_cast<unsigned>(tiles), shape.block, smem, s, pl,
+                   p, buf, pb, pe, dig, lookback_words{now, now + lookback_header_words},
+                   lookback_words{next, next + lookback_header_words}, state_tiles, base_in,
+                   base + (q % 2) * radix);
     }
   }
   final_copy(pl, buf, n, s);
@@ -134,14 +147,14 @@ void run_reduce_then_scan(const sort_request& r, const buffers<U, V>& buf, int b
   constexpr std::int64_t tile = 256 * items;
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
-  auto* hist = ws.take<unsigned long long>(max_passes * radix);
+  auto* hist = reinterpret_cast<unsigned long long*>(ws.take<char>(hist_bytes));
   auto* pl = ws.take<plan>(1);
   const std::int64_t tiles = ceil_div(n, tile);
   auto* counts = ws.take<count_t>(radix * tiles);
   const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
   const std::size_t scan_bytes = scan_workspace_bytes(radix * tiles, sizeof(count_t), scan_cfg);
   void* scan_ws = scan_bytes ? ws.take<char>(static_cast<std::int64_t>(scan_bytes)) : nullptr;
-  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, pl, s);
+  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, hist_bytes, pl, s);
   const unsigned grid = grid_for(tiles, 65535);
   const key_buffers<U> keys3{{buf.keys[0], buf.keys[1], buf.keys[2]}};
   for (int p = 0; p < passes; ++p) {
@@ -194,6 +207,18 @@ void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int e
   }
 }
 
+/// n <= small_block * Items: one block, one launch (small_sort_kernel).
+template <key_kind Kind, class U, class V, int Items>
+void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
+  auto kernel = small_sort_kernel<Kind, U, V, Items>;
+  constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Items>);
+  if constexpr (smem > (48u << 10))
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<1, small_block, smem, r.stream>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1], r.index_values,
+                                             static_cast<int>(r.n), r.options, begin, end, passes);
+  SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
+}
+
 template <class K, class V>
 void run(const sort_request& r, int begin, int end) {
   using U = typename radix_traits<K>::bits_t;
@@ -226,13 +251,11 @@ void run(const sort_request& r, int begin, int end) {
     }
     return;
   }
-  constexpr int items = items_for<U, V>();
-  if (r.config.algorithm == sort_algorithm::onesweep && n <= 256 * items) {
-    small_sort_kernel<kind, U, V, items><<<1, 256, 0, s>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1],
-                                                          r.index_values, static_cast<int>(n), r.options,
-                                                          begin, end, passes);
-    SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
-    return;
+  if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>()) {
+    constexpr int most = small_items_max<U, V>();
+    if (n <= small_block * 2) return run_small<kind, U, V, 2>(r, buf, begin, end, passes);
+    if (n <= small_block * (most / 2)) return run_small<kind, U, V, most / 2>(r, buf, begin, end, passes);
+    return run_small<kind, U, V, most>(r, buf, begin, end, passes);
   }
   arena ws(r.workspace, r.workspace_bytes);
   buf.keys[2] = ws.take<U>(n);

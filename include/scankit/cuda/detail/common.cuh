@@ -72,6 +72,51 @@ class arena {
   std::size_t used_ = 0;
 };
 
+/// Programmatic dependent launch (Hopper and later): a kernel launched with launch_after() may
+/// be scheduled while the kernel before it in the stream is still finishing, so the launch
+/// latency between the short kernels of a small sort overlaps the previous kernel's tail.
+/// Such a kernel must call wait_for_previous_grid() before it touches memory the previous
+/// kernel writes: it returns once that kernel has finished and its writes are visible.
+/// allow_next_grid() lets the next kernel be scheduled before this one finishes (without it,
+/// that happens as this one's blocks exit). On older GPUs both are no-ops and launch_after()
+/// is an ordinary launch.
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+inline bool device_has_dependent_launch() {
+  int dev = 0, major = 0;
+  SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
+  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+
+/// Launches kernel<<<grid, block, smem, stream>>>(args...) as a programmatic dependent of the
+/// previous work in the stream (see wait_for_previous_grid); checks the launch.
+template <class... Params, class... Args>
+void launch_after(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                  cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = device_has_dependent_launch() ? 1 : 0;
+  const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
+  if (e != cudaSuccess) throw_cuda(e, name, __FILE__, __LINE__);
+}
+
 /// Bytes the multi-level driver needs for the tile sums of every level, for tiles of `tile`.
 inline std::size_t tile_sums_bytes(std::int64_t n, std::int64_t tile, std::size_t item_bytes) {
   std::size_t total = 0;

@@ -97,13 +97,43 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return m;
 }
 
+/// One block of 256 threads: turns the histograms into each digit's start (exclusive scan,
+/// in place) for every pass, and the plan (a pass is skipped when one digit holds all n keys).
+/// The histograms were added up by other blocks' atomics: read from L2 (__ldcg).
+__device__ __forceinline__ void plan_block(unsigned long long* hist, std::int64_t n, int passes, bool in_place,
+                                           plan* out) {
+  __shared__ bool active[max_passes];
+  __shared__ unsigned long long warp_tot[8];
+  const int d = threadIdx.x, lane = d & 31, w = d >> 5;
+  for (int p = 0; p < passes; ++p) {
+    const unsigned long long c = __ldcg(hist + p * radix + d);
+    if (d == 0) active[p] = true;
+    __syncthreads();
+    if (c == static_cast<unsigned long long>(n)) active[p] = false;
+    unsigned long long incl = warp_inclusive_scan(c, [](auto a, auto b) { return a + b; });
+    if (lane == 31) warp_tot[w] = incl;
+    __syncthreads();
+    unsigned long long off = 0;
+    for (int v = 0; v < w; ++v) off += warp_tot[v];
+    hist[p * radix + d] = off + incl - c;
+    __syncthreads();
+  }
+  if (d == 0) make_plan(*out, active, passes, in_place);
+}
+
 /// All digit histograms of every key in one read: hist[pass][digit] (64-bit counts). Each
-/// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31).
+/// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31) and
+/// adds it to hist; the last block to finish (blocks_done, zeroed, counts them) then makes the
+/// plan, which saves the launch of a kernel of its own.
 template <key_kind Kind, class U>
 __global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int64_t n, int passes,
                                                         sort_options opts, int begin, int end,
-                                                        unsigned long long* hist) {
+                                                        unsigned long long* hist, unsigned* blocks_done,
+                                                        bool in_place, plan* out) {
   __shared__ unsigned counts[max_passes][radix];
+  __shared__ bool last_block;
+  wait_for_previous_grid();
+  allow_next_grid();
   for (int i = threadIdx.x; i < max_passes * radix; i += blockDim.x) (&counts[0][0])[i] = 0;
   __syncthreads();
   digit_of<Kind, U> dig[max_passes];
@@ -141,31 +171,15 @@ __global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int6
     const unsigned c = (&counts[0][0])[i];
     if (c) atomicAdd(hist + i, static_cast<unsigned long long>(c));
   }
-}
-
-/// One block of 256 threads: turns the histograms into each digit's start (exclusive scan,
-/// in place) for every pass, and the plan (a pass is skipped when one digit holds all n keys).
-/// (A template only so that every translation unit may define it.)
-template <int = 0>
-__global__ void __launch_bounds__(256) plan_kernel(unsigned long long* hist, std::int64_t n, int passes,
-                                                   bool in_place, plan* out) {
-  __shared__ bool active[max_passes];
-  __shared__ unsigned long long warp_tot[8];
-  const int d = threadIdx.x, lane = d & 31, w = d >> 5;
-  for (int p = 0; p < passes; ++p) {
-    const unsigned long long c = hist[p * radix + d];
-    if (d == 0) active[p] = true;
-    __syncthreads();
-    if (c == static_cast<unsigned long long>(n)) active[p] = false;
-    unsigned long long incl = warp_inclusive_scan(c, [](auto a, auto b) { return a + b; });
-    if (lane == 31) warp_tot[w] = incl;
-    __syncthreads();
-    unsigned long long off = 0;
-    for (int v = 0; v < w; ++v) off += warp_tot[v];
-    hist[p * radix + d] = off + incl - c;
-    __syncthreads();
-  }
-  if (d == 0) make_plan(*out, active, passes, in_place);
+  // Last block out makes the plan: every block's additions are visible to it (each block
+  // fences them before it counts itself done, and the last one fences again before reading).
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  plan_block(hist, n, passes, in_place, out);
 }
 
 /// Block-wide stable ranking of a tile by one digit. The tile is held warp-striped: item j of

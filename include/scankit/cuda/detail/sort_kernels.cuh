@@ -1,6 +1,6 @@
 // The kernels of the three CUDA radix sorts (host drivers: sort.cuh).
 //
-//   onesweep             histogram_kernel + plan_kernel once, then per 8-bit digit one
+//   onesweep             histogram_kernel once (its last block makes the plan), then per 8-bit digit one
 //                        onesweep_kernel: rank a tile, decoupled look-back per digit for the
 //                        tile's global offsets, scatter through shared memory.
 //   lsd-reduce-then-scan per digit: upsweep_kernel (tile digit counts, digit-major), the
@@ -371,8 +371,19 @@ __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const 
   }
 }
 
+/// Look-back words of one onesweep launch: a tile counter (padded to its own line), then 256
+/// words per tile. Launches alternate between two such arrays: each launch zeroes the other
+/// one for the next launch (so no memset runs between passes, and each launch can follow the
+/// previous one as a programmatic dependent).
+struct lookback_words {
+  unsigned* header;  // [0] is the tile counter
+  unsigned* tiles;   // tiles x radix words
+};
+inline constexpr int lookback_header_words = 32;
+
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
-///   state:     portion tiles x 256 look-back words, zeroed; tile_counter zeroed.
+///   state:     portion tiles x 256 look-back words and the tile counter, zeroed.
+///   next:      the next launch's words, zeroed here (state_tiles tiles).
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
 ///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
 /// The last tile is padded with keys of the pass's highest digit: they rank after every real
@@ -385,14 +396,23 @@ __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const 
 template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks, bool StageEarly>
 __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
-                std::int64_t portion_end, digit_of<Kind, U> dig, unsigned* state,
-                unsigned* tile_counter, const unsigned long long* base_in,
+                std::int64_t portion_end, digit_of<Kind, U> dig, lookback_words words,
+                lookback_words next, std::int64_t state_tiles, const unsigned long long* base_in,
                 unsigned long long* base_out) {
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<onesweep_storage<U, V, Block, Items, StageEarly>*>(smem_raw);
   __shared__ unsigned tile_slot;
+  wait_for_previous_grid();
+  allow_next_grid();
+  // The previous launch used `next` and has finished: clear it for the next one (a skipped
+  // pass too, since the launch after it expects zeroed words).
+  if (blockIdx.x == 0 && threadIdx.x < lookback_header_words) next.header[threadIdx.x] = 0;
+  for (std::int64_t t = blockIdx.x; t < state_tiles; t += gridDim.x)
+    for (int d = threadIdx.x; d < radix; d += Block) next.tiles[t * radix + d] = 0;
+  unsigned* const state = words.tiles;
+  unsigned* const tile_counter = words.header;
   if (!pl->active[pass]) return;
   const int from = pl->src[pass], to = pl->dst[pass];
   const U* src = pick(buf.keys, from);
@@ -494,6 +514,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
 /// In-place sorts with an odd number of active passes end in the alternate buffer.
 template <class U, class V>
 __global__ void final_copy_kernel(const plan* pl, buffers<U, V> buf, std::int64_t n) {
+  wait_for_previous_grid();
   if (!pl->final_copy) return;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
@@ -583,62 +604,87 @@ __global__ void split_kernel(const U* src_k, U* dst_k, const V* src_v, V* dst_v,
 // ---------------------------------------------------------------------------------------
 // small inputs: one block, every pass in shared memory, one launch
 
+/// The single-block sort's shape: 1024 threads (the most an SM runs in one block) so that each
+/// warp ranks few items in a row: the ranking is a chain of dependent shared-memory steps per
+/// item, and at these sizes that chain is the whole kernel's time. The tile is chosen per n
+/// (small_sort_items) so that padding stays small.
+inline constexpr int small_block = 1024;
+/// The largest items per thread: the keys and values of a tile must fit the registers of
+/// 1024 threads (64 each) and the shared memory of one SM.
+constexpr int small_items_max(std::size_t key_bytes, std::size_t value_bytes) {
+  const std::size_t w = key_bytes > value_bytes ? key_bytes : value_bytes;
+  return w <= 4 ? 16 : w <= 8 ? 8 : 4;
+}
+template <class U, class V>
+constexpr int small_items_max() {
+  return small_items_max(sizeof(U), has_values<V> ? sizeof(V) : 0);
+}
+/// The largest n the single-block sort takes.
+constexpr std::int64_t small_sort_limit(std::size_t key_bytes, std::size_t value_bytes) {
+  return std::int64_t{small_block} * small_items_max(key_bytes, value_bytes);
+}
+
+template <class U, class V, int Items>
+struct small_sort_storage {
+  static constexpr int tile = small_block * Items;
+  typename count_then_rank<small_block, Items>::storage rank;
+  U keys[tile];
+  std::conditional_t<has_values<V>, V, char> values[has_values<V> ? tile : 1];
+  int constant_digit[max_passes];  // per pass, so that no flag is reset while being read
+};
+
+/// Sorts n <= small_block * Items keys (and values). Every pass: count the digits, rank, and
+/// write each key (and value) at its rank in shared memory; then read the tile back
+/// warp-striped, now in this digit's order. Slots past n hold a key whose digit is the highest
+/// in every pass: being last in input order, stable ranking keeps them last.
 template <key_kind Kind, class U, class V, int Items>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(small_block, 1)
 small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                   bool index_values, int n, sort_options opts, int begin, int end, int passes) {
-  using ts = tile_sort<Kind, U, V, Items>;
-  __shared__ typename ts::storage s;
-  __shared__ int skip;
+  using ranker = count_then_rank<small_block, Items>;
+  constexpr int tile = small_block * Items;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  auto& s = *reinterpret_cast<small_sort_storage<U, V, Items>*>(smem_raw);
+  const int first = (threadIdx.x >> 5) * 32 * Items + (threadIdx.x & 31);
+  const U pad = ordered_bits<Kind, U>::from(static_cast<U>(opts.descending ? U{0} : static_cast<U>(~U{0})));
   U key[Items];
-  bool valid[Items];
-  unsigned digit[Items], rank[Items];
-  std::conditional_t<has_values<V>, V, char> value[Items];
-  ts::load(keys_in, 0, n, key, valid);
-  if constexpr (has_values<V>) {
+  [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
 #pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (valid[j]) value[j] = index_values ? index_value<V>(ts::local_index(j)) : values_in[ts::local_index(j)];
+  for (int j = 0; j < Items; ++j) {
+    const int i = first + j * 32;
+    key[j] = i < n ? keys_in[i] : pad;
+    if constexpr (has_values<V>) value[j] = i >= n ? V{} : index_values ? index_value<V>(i) : values_in[i];
   }
-  if (threadIdx.x == 0) skip = 0;
+  if (threadIdx.x < max_passes) s.constant_digit[threadIdx.x] = 0;
   for (int p = 0; p < passes; ++p) {
     const auto dig = make_digit<Kind, U>(opts, begin, end, p);
-#pragma unroll
-    for (int j = 0; j < Items; ++j) digit[j] = dig(key[j]);
-    const unsigned count = ts::ranker::rank(s.rank, digit, valid, rank);
-    if (threadIdx.x < radix && count == static_cast<unsigned>(n)) skip = 1;  // constant digit
-    __syncthreads();
-    const bool constant = skip != 0;
-    __syncthreads();
-    if (threadIdx.x == 0) skip = 0;
-    if (constant) continue;
-    // Scatter into shared memory and read back warp-striped: the tile is now in this
-    // digit's order, and the same item slots are valid.
-#pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (valid[j]) s.buf.keys[rank[j]] = key[j];
+    unsigned count = ranker::count(s.rank, key, dig);  // ends with a barrier
+    // A digit that every real key has (the padding counted too): nothing moves.
+    const unsigned pads = static_cast<unsigned>(tile - n);
+    if (threadIdx.x < radix && count - (threadIdx.x == dig.mask ? pads : 0u) == static_cast<unsigned>(n))
+      s.constant_digit[p] = 1;
+    ranker::offsets(s.rank, count);  // ends with a barrier
+    if (s.constant_digit[p]) continue;
+    ranker::rank(s.rank, key, dig, [&](int j, unsigned r) {
+      s.keys[r] = key[j];
+      if constexpr (has_values<V>) s.values[r] = value[j];
+    });
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < Items; ++j)
-      if (valid[j]) key[j] = s.buf.keys[ts::local_index(j)];
-    __syncthreads();
-    if constexpr (has_values<V>) {
-#pragma unroll
-      for (int j = 0; j < Items; ++j)
-        if (valid[j]) s.buf.values[rank[j]] = value[j];
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < Items; ++j)
-        if (valid[j]) value[j] = s.buf.values[ts::local_index(j)];
-      __syncthreads();
+    for (int j = 0; j < Items; ++j) {
+      key[j] = s.keys[first + j * 32];
+      if constexpr (has_values<V>) value[j] = s.values[first + j * 32];
     }
+    __syncthreads();  // before the next pass writes its ranking storage and the tile
   }
 #pragma unroll
-  for (int j = 0; j < Items; ++j)
-    if (valid[j]) {
-      keys_out[ts::local_index(j)] = key[j];
-      if constexpr (has_values<V>) values_out[ts::local_index(j)] = value[j];
+  for (int j = 0; j < Items; ++j) {
+    const int i = first + j * 32;
+    if (i < n) {
+      keys_out[i] = key[j];
+      if constexpr (has_values<V>) values_out[i] = value[j];
     }
+  }
 }
 
 /// Values for a sort that does not move anything (n == 1, an empty bit range): copied, or
