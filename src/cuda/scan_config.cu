@@ -1,9 +1,31 @@
 // Non-template parts of the CUDA scan: block-size rules, workspace sizes, the workspace class.
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
 #include "scankit/cuda/scan.cuh"
 
 namespace scankit::cuda {
 
 namespace detail {
+
+void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
+  if (bytes <= (48u << 10)) return;  // the default limit
+  struct entry {
+    const void* kernel;
+    int device;
+    std::size_t bytes;
+  };
+  static std::mutex lock;
+  static std::vector<entry> done;
+  const int dev = current_device();
+  std::lock_guard<std::mutex> guard(lock);
+  auto it = std::find_if(done.begin(), done.end(), [&](const entry& e) { return e.kernel == kernel && e.device == dev; });
+  if (it != done.end() && it->bytes >= bytes) return;
+  SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  if (it != done.end()) it->bytes = bytes;
+  else done.push_back({kernel, dev, bytes});
+}
 
 static int default_block_size(scan_algorithm a) {
   switch (a) {

@@ -98,7 +98,7 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
   auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks, shape.stage_early>;
   constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items, shape.stage_early>);
   if constexpr (smem > (48u << 10))
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    allow_dynamic_shared_memory(kernel, smem);
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
   // The histograms and the first launch's look-back words are adjacent: one memset zeroes
@@ -132,9 +132,22 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
   final_copy(pl, buf, n, s);
 }
 
+/// One-byte keys alone over their whole width: histogram, then counting_fill_kernel.
+template <key_kind Kind, class U>
+void run_counting_fill(const sort_request& r, const U* in, U* out, arena& ws) {
+  auto* hist = reinterpret_cast<unsigned long long*>(ws.take<char>(hist_bytes));
+  auto* pl = ws.take<plan>(1);
+  histogram_and_plan<Kind, U>(in, r.n, 1, r.options, 0, 8, false, hist, hist_bytes, pl, r.stream);
+  const U flip = r.options.descending ? static_cast<U>(~U{0}) : U{0};
+  launch_after("launch of radix::counting_fill_kernel", counting_fill_kernel<Kind, U>,
+               grid_for(ceil_div(r.n, 256 * 16), 4096), 256, 0, r.stream, hist, flip, out, r.n);
+}
+
 template <key_kind Kind, class U, class V>
 void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                   bool in_place, arena& ws) {
+  if constexpr (sizeof(U) == 1 && !has_values<V>)
+    if (begin == 0 && end == 8) return run_counting_fill<Kind, U>(r, buf.keys[0], buf.keys[1], ws);
   constexpr onesweep_shape shape =
       onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0, Kind);
   run_onesweep_shape<Kind, U, V, shape>(r, buf, begin, end, passes, in_place, ws);
@@ -212,8 +225,7 @@ template <key_kind Kind, class U, class V, int Items>
 void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
   auto kernel = small_sort_kernel<Kind, U, V, Items>;
   constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Items>);
-  if constexpr (smem > (48u << 10))
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  if constexpr (smem > (48u << 10)) allow_dynamic_shared_memory(kernel, smem);
   kernel<<<1, small_block, smem, r.stream>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1], r.index_values,
                                              static_cast<int>(r.n), r.options, begin, end, passes);
   SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
@@ -252,9 +264,11 @@ void run(const sort_request& r, int begin, int end) {
     return;
   }
   if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>()) {
+    // The smallest tile that holds n: the ranking's time grows with the items per thread.
     constexpr int most = small_items_max<U, V>();
     if (n <= small_block * 2) return run_small<kind, U, V, 2>(r, buf, begin, end, passes);
-    if (n <= small_block * (most / 2)) return run_small<kind, U, V, most / 2>(r, buf, begin, end, passes);
+    if (n <= small_block * 4) return run_small<kind, U, V, 4>(r, buf, begin, end, passes);
+    if (n <= small_block * std::min(8, most)) return run_small<kind, U, V, std::min(8, most)>(r, buf, begin, end, passes);
     return run_small<kind, U, V, most>(r, buf, begin, end, passes);
   }
   arena ws(r.workspace, r.workspace_bytes);

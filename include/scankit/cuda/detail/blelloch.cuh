@@ -157,10 +157,7 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
          arena& ws, int block_size, cudaStream_t s) {
   static_assert(alignof(T) <= 16, "blelloch: items aligned beyond 16 bytes");
   const std::size_t smem = smem_items<ConflictFree, T>(block_size) * sizeof(T);
-  if (n > 0 && smem > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(blelloch_tile_kernel<ConflictFree, T, Op>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem)));
+  if (n > 0) allow_dynamic_shared_memory(blelloch_tile_kernel<ConflictFree, T, Op>, smem);
   const std::int64_t tile = 2 * std::int64_t{block_size};
   auto scan_tiles = [&](const T* tin, T* tout, std::int64_t len, scan_kind k, T carry, T* sums) {
     const std::int64_t tiles = ceil_div(len, tile);

@@ -258,8 +258,7 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
 template <class Kernel>
 void allow_shared_memory(Kernel k, std::size_t bytes) {
   if (bytes > (40u << 10))
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(bytes)));
+    allow_dynamic_shared_memory(k, bytes < (48u << 10) + 1 ? (48u << 10) + 1 : bytes);
 }
 
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).

@@ -491,8 +491,7 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
 /// Sets a kernel's dynamic shared-memory limit when it needs more than the default 48 KiB.
 template <class Kernel>
 void allow_shared_bytes(Kernel* kernel, int bytes) {
-  if (bytes > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  allow_dynamic_shared_memory(kernel, static_cast<std::size_t>(bytes));
 }
 
 /// Clears the tree for `tiles` tiles and checks the grid fits one launch.

@@ -76,10 +76,7 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
          arena& ws, int block_size, cudaStream_t s) {
   static_assert(alignof(T) <= 16, "hillis-steele-shared: items aligned beyond 16 bytes");
   const std::size_t smem = 2 * static_cast<std::size_t>(block_size) * sizeof(T);
-  if (n > 0 && smem > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(hss_tile_kernel<T, Op>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(smem)));
+  if (n > 0) allow_dynamic_shared_memory(hss_tile_kernel<T, Op>, smem);
   auto scan_tiles = [&](const T* tin, T* tout, std::int64_t len, scan_kind k, T carry, T* sums) {
     const std::int64_t tiles = ceil_div(len, block_size);
     hss_tile_kernel<<<grid_for(tiles, std::int64_t{1} << 30), block_size, smem, s>>>(
