@@ -177,17 +177,20 @@ struct onesweep_shape {
 /// per SM 1.148x / 1.163x (1.29x at 2^22, 1.06x at 2^20). uint64 keys: 384 x 12 late 0.98x;
 /// 512 x 16 early at 2 blocks per SM 1.087x (1.166x at 2^24). uint32 pairs: 384 x 16 late 0.925x;
 /// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values keep the
-/// late staging (not measured early). Float keys keep session 7's shapes: their order transform,
-/// recomputed with every digit, made ptxas spill 84-144 bytes under the early shapes' budgets,
-/// and float and double sorts fell to 0.88-0.89x CUB (results/session8-round12.log). So do
-/// int8 keys, for the same reason (60-76 bytes of spills), except that keys alone take the
-/// early tile at 2 blocks per SM.
+/// late staging (not measured early). Float keys alone: their order transform, recomputed with
+/// every digit, made ptxas spill 84-144 bytes under the early shapes' budgets (float and double
+/// 0.88-0.89x CUB, results/session8-round12.log), so they kept session 7's late tiles until
+/// session 9, which holds float keys as sortable bits in the early tile (transformed once at
+/// the load and once at the store): no spills at 512 x 22 at 2 blocks per SM (3 still spilled)
+/// or 512 x 16 for doubles. Float and int8 keys with values keep the late 384 x 16 (early, ptxas
+/// spilled 60-144 bytes). int8 keys alone take the early tile at 2 blocks per SM (but without
+/// values and over all 8 bits they are counted instead: run_counting_fill).
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
   const bool transformed = kind == key_kind::floating || (kind == key_kind::signed_int && key_bytes == 1);
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
-    if (kind == key_kind::floating) return key_bytes >= 8 ? onesweep_shape{384, 12, 3} : onesweep_shape{384, 19, 3};
     if (key_bytes >= 8) return {512, 16, 2, true};
+    if (kind == key_kind::floating) return {512, 22, 2, true};
     return transformed ? onesweep_shape{512, 22, 2, true} : onesweep_shape{512, 22, 3, true};
   }
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
@@ -441,6 +444,19 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
   const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
+  // Float keys staged early are held (in registers and in shared memory) as their sortable
+  // bits: ordered, and complemented for a descending sort. The digit is then a shift and a
+  // mask, and the order transform runs twice per key (at the load and at the store) instead of
+  // at every use of the digit, which keeps the early tile free of spills (ptxas spilled 84-144
+  // bytes otherwise). Integer keys stay raw: for them holding sortable bits made ptxas spill.
+  constexpr bool hold_sortable = StageEarly && Kind == key_kind::floating;
+  const auto sortable_digit = [shift = dig.shift, mask = dig.mask](U o) {
+    return static_cast<unsigned>(o >> shift) & mask;
+  };
+  if constexpr (hold_sortable) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) key[j] = static_cast<U>(ordered_bits<Kind, U>::to(key[j]) ^ dig.flip);
+  }
   // Values, into registers (every load in flight at once): staged early, loaded with the keys
   // so that they are in flight during the count and the ranking; staged late, loaded after the
   // ranking so that their round trip overlaps the look-back.
@@ -459,14 +475,15 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   if constexpr (StageEarly && has_values<V>) load_values();
 
   // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
-  unsigned count = ranker::count(s.u.rank, key, dig);
+  const auto key_digit = [&](U k) { return hold_sortable ? sortable_digit(k) : dig(k); };
+  unsigned count = ranker::count(s.u.rank, key, key_digit);
   if (threadIdx.x == pad_digit) count -= pads;
   if (threadIdx.x < radix)
     store_relaxed_u32(state + tile_id * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
   ranker::offsets(s.u.rank, count);
   [[maybe_unused]] unsigned rank[StageEarly ? 1 : Items];
   if constexpr (StageEarly) {
-    ranker::rank(s.u.rank, key, dig, [&](int j, unsigned r) {
+    ranker::rank(s.u.rank, key, key_digit, [&](int j, unsigned r) {
       s.keys[r] = key[j];
       if constexpr (has_values<V>) s.values[r] = value[j];
     });
@@ -501,8 +518,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
       const int i = static_cast<int>(threadIdx.x) + j * Block;
       if (i < tile_n) {
         const U k = s.keys[i];
-        const long long at = s.offset[dig(k)] + i;
-        dst[at] = k;
+        const long long at = s.offset[key_digit(k)] + i;
+        dst[at] = hold_sortable ? ordered_bits<Kind, U>::from(static_cast<U>(k ^ dig.flip)) : k;
         if constexpr (has_values<V>) dst_values[at] = s.values[i];
       }
     }
@@ -652,7 +669,8 @@ inline constexpr int small_block = 1024;
 /// 1024 threads (64 each) and the shared memory of one SM.
 constexpr int small_items_max(std::size_t key_bytes, std::size_t value_bytes) {
   const std::size_t w = key_bytes > value_bytes ? key_bytes : value_bytes;
-  return w <= 4 ? 16 : w <= 8 ? 8 : 4;
+  if (value_bytes > 0) return w <= 8 ? 8 : 4;  // 16 keys and 16 values spilled (184 bytes)
+  return w <= 4 ? 16 : 8;
 }
 template <class U, class V>
 constexpr int small_items_max() {
@@ -685,22 +703,27 @@ small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_o
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<small_sort_storage<U, V, Items>*>(smem_raw);
   const int first = (threadIdx.x >> 5) * 32 * Items + (threadIdx.x & 31);
-  const U pad = ordered_bits<Kind, U>::from(static_cast<U>(opts.descending ? U{0} : static_cast<U>(~U{0})));
+  // Keys are held as their sortable bits (ordered, complemented when descending), so that a
+  // digit is a shift and a mask; the padding is all ones, the highest digit of every pass.
+  const U flip = opts.descending ? static_cast<U>(~U{0}) : U{0};
   U key[Items];
   [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = first + j * 32;
-    key[j] = i < n ? keys_in[i] : pad;
+    key[j] = i < n ? static_cast<U>(ordered_bits<Kind, U>::to(keys_in[i]) ^ flip) : static_cast<U>(~U{0});
     if constexpr (has_values<V>) value[j] = i >= n ? V{} : index_values ? index_value<V>(i) : values_in[i];
   }
   if (threadIdx.x < max_passes) s.constant_digit[threadIdx.x] = 0;
   for (int p = 0; p < passes; ++p) {
-    const auto dig = make_digit<Kind, U>(opts, begin, end, p);
+    const auto pass_digit = make_digit<Kind, U>(opts, begin, end, p);
+    const auto dig = [shift = pass_digit.shift, mask = pass_digit.mask](U o) {
+      return static_cast<unsigned>(o >> shift) & mask;
+    };
     unsigned count = ranker::count(s.rank, key, dig);  // ends with a barrier
     // A digit that every real key has (the padding counted too): nothing moves.
     const unsigned pads = static_cast<unsigned>(tile - n);
-    if (threadIdx.x < radix && count - (threadIdx.x == dig.mask ? pads : 0u) == static_cast<unsigned>(n))
+    if (threadIdx.x < radix && count - (threadIdx.x == pass_digit.mask ? pads : 0u) == static_cast<unsigned>(n))
       s.constant_digit[p] = 1;
     ranker::offsets(s.rank, count);  // ends with a barrier
     if (s.constant_digit[p]) continue;
@@ -720,7 +743,7 @@ small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_o
   for (int j = 0; j < Items; ++j) {
     const int i = first + j * 32;
     if (i < n) {
-      keys_out[i] = key[j];
+      keys_out[i] = ordered_bits<Kind, U>::from(static_cast<U>(key[j] ^ flip));
       if constexpr (has_values<V>) values_out[i] = value[j];
     }
   }
