@@ -73,14 +73,15 @@ inline unsigned histogram_grid(std::int64_t n) {
   return grid_for(want);
 }
 
-/// The histograms and the plan. Zeroes zero_bytes (>= hist_bytes) from hist on first: the
+/// The histograms and the plan. Zeroes zero_bytes (>= hist_bytes) from hist on first (a
+/// kernel, so that the histogram kernel can follow it as a programmatic dependent): the
 /// histograms, the finished-blocks counter, and whatever the caller placed right after them.
 template <key_kind Kind, class U>
 void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_options& opts, int begin,
                         int end, bool in_place, unsigned long long* hist, std::size_t zero_bytes, plan* pl,
                         cudaStream_t s) {
   unsigned* blocks_done = reinterpret_cast<unsigned*>(hist + max_passes * radix);
-  SCANKIT_CUDA_CHECK(cudaMemsetAsync(hist, 0, zero_bytes, s));
+  clear_async(hist, zero_bytes, s);
   launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U>, histogram_grid(n), 256, 0, s, keys,
                n, passes, opts, begin, end, hist, blocks_done, in_place, pl);
 }

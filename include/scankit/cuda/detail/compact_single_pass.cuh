@@ -101,6 +101,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const int tid = threadIdx.x;
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
+  wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id_s;
@@ -271,7 +272,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
-  // The tile counter and the tree levels, carved contiguously and cleared with one memset.
+  // The tile counter and the tree levels, carved contiguously and cleared by one kernel.
   dl::tree<count_t> tr;
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
   const bool vec = V > 1 && Sel::reads_items && tile::vector_aligned(in, in);
@@ -280,8 +281,8 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   const std::size_t smem = stage + tile::raking_entries(R, block) * sizeof(int);
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
-  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, n, sel, out, tr, counter, vec, vec_out);
-  SCANKIT_LAUNCH_CHECK("single_pass_kernel");
+  launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
+               counter, vec, vec_out);
 }
 
 template <class Sel>

@@ -200,7 +200,8 @@ std::size_t tree_bytes(std::int64_t tiles) {
 }
 
 /// Takes the tile counter and the levels of a tree for `tiles` tiles from the arena, in one
-/// contiguous range, and clears that range with one memset on stream s. Returns the counter.
+/// contiguous range, and clears that range on stream s with clear_kernel (so that the look-back
+/// kernel after it can be its programmatic dependent). Returns the counter.
 template <class T>
 unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
   tr = tree<T>{};
@@ -213,7 +214,7 @@ unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaS
     tr.level[k].words = ws.take<unsigned long long>(words);
     last = reinterpret_cast<char*>(tr.level[k].words) + align_up(static_cast<std::size_t>(words) * 8);
   }
-  SCANKIT_CUDA_CHECK(cudaMemsetAsync(first, 0, static_cast<std::size_t>(last - first), s));
+  clear_async(first, static_cast<std::size_t>(last - first), s);
   return counter;
 }
 
@@ -284,6 +285,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const std::int64_t B = blockDim.x;
+  wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
@@ -368,6 +370,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
@@ -524,9 +527,8 @@ void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                      ? lookback_scan_kernel<R, V, Vec, raking, tu.block_size, tu.min_blocks_per_sm, T, Op>
                      : lookback_scan_kernel<R, V, Vec, raking, 1024, 1, T, Op>;
   allow_shared_bytes(kernel, smem);
-  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, out, n, op, exclusive, init, d_total, tr,
-                                                          counter, tu.backoff_ns);
-  SCANKIT_LAUNCH_CHECK("lookback_scan_kernel");
+  launch_after("launch of lookback_scan_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
+               exclusive, init, d_total, tr, counter, tu.backoff_ns);
 }
 
 /// The blocked tile (16-byte vectors, both pointers aligned).
@@ -543,10 +545,9 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   auto* kernel = block == tu.block_size ? blocked_kernel<KV, tu.block_size, tu.min_blocks_per_sm, T, Op>
                                         : blocked_kernel<KV, 1024, 1, T, Op>;
   allow_shared_bytes(kernel, smem);
-  kernel<<<static_cast<unsigned>(tiles), block, smem, s>>>(in, out, n, op, kind == scan_kind::exclusive, init,
-                                                          d_total, tr, counter, tu.backoff_ns,
-                                                          first_delay_ns(tu.first_delay_ns));
-  SCANKIT_LAUNCH_CHECK("blocked_kernel");
+  launch_after("launch of blocked_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
+               kind == scan_kind::exclusive, init, d_total, tr, counter, tu.backoff_ns,
+               first_delay_ns(tu.first_delay_ns));
 }
 
 template <class T, class Op>

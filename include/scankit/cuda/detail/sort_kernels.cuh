@@ -193,6 +193,10 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
     if (kind == key_kind::floating) return {512, 22, 2, true};
     return transformed ? onesweep_shape{512, 22, 2, true} : onesweep_shape{512, 22, 3, true};
   }
+  // Session 9: one 8-byte side and one 4-byte side staged early at 384 x 16 (ptxas: 80
+  // registers, no spills, except int8 keys: 24 bytes); 8-byte keys with 8-byte values spilled
+  // 32-40 bytes there and stay late.
+  if ((key_bytes == 4 && value_bytes == 8) || (key_bytes == 8 && value_bytes == 4)) return {384, 16, 2, true};
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
   return transformed ? onesweep_shape{384, 16, 2} : onesweep_shape{384, 28, 2, true};
 }
