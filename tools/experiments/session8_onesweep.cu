@@ -224,8 +224,23 @@ void keys_round17(context<unsigned>& c, int reps) {
   run_shape<no_v, radix::onesweep_shape{512, 24, 3, true}>(c, "early, again", reps);
 }
 
+// Session 9 (round s9): 8-byte keys with 4-byte values, staged late at 384 x 12 (the library
+// until session 9) against early tiles (ptxas: 384 x 16 early at 80 registers, no spills).
+void pairs64_session9(context<std::uint64_t>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 12, 2}>(c, "late (session 8)", reps);
+  run_shape<v4, radix::onesweep_shape{384, 16, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{384, 12, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 12, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 12, 2}>(c, "late (session 8), again", reps);
+  run_shape<v4, radix::onesweep_shape{384, 16, 2, true}>(c, "early (library now), again", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "s9") {
+    for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_session9);
+    return 0;
+  }
   if (round == "17") {
     for (int lg : {28, 28, 30, 26, 24, 20}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_round17);
     return 0;

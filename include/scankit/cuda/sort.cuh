@@ -267,6 +267,7 @@ void run(const sort_request& r, int begin, int end) {
   if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>()) {
     // The smallest tile that holds n: the ranking's time grows with the items per thread.
     constexpr int most = small_items_max<U, V>();
+    if (n <= small_block) return run_small<kind, U, V, 1>(r, buf, begin, end, passes);
     if (n <= small_block * 2) return run_small<kind, U, V, 2>(r, buf, begin, end, passes);
     if (n <= small_block * 4) return run_small<kind, U, V, 4>(r, buf, begin, end, passes);
     if (n <= small_block * std::min(8, most)) return run_small<kind, U, V, std::min(8, most)>(r, buf, begin, end, passes);
