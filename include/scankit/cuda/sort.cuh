@@ -115,19 +115,29 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
   histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist,
                               align_up(hist_bytes) + sizeof(unsigned) * words_per_state, pl, s);
   const std::int64_t portion = ptiles * tile;
+  const std::int64_t portions = ceil_div(n, portion);
+  const auto tiles_of = [&](std::int64_t q) { return ceil_div(std::min(n, (q + 1) * portion) - q * portion, tile); };
   int launch = 0;
   for (int p = 0; p < passes; ++p) {
     const auto dig = make_digit<Kind, U>(r.options, begin, end, p);
     for (std::int64_t pb = 0, q = 0; pb < n; pb += portion, ++q, ++launch) {
       const std::int64_t pe = std::min(n, pb + portion);
-      const std::int64_t tiles = ceil_div(pe - pb, tile);
+      const std::int64_t tiles = tiles_of(q);
+      const bool last = p == passes - 1 && q == portions - 1;
+      const std::int64_t next_tiles = last ? 0 : tiles_of((q + 1) % portions);
+      // A launch clears the next one's words when it has at least as many blocks as that one
+      // has tiles; a small last portion before a full one (n >= 2^30) leaves it to the host,
+      // or its few blocks would clear a whole portion's words.
+      const bool kernel_clears = next_tiles <= tiles;
       const unsigned long long* base_in = q == 0 ? hist + p * radix : base + ((q - 1) % 2) * radix;
       unsigned* now = state[launch % 2];
       unsigned* next = state[(launch + 1) % 2];
       launch_after("launch of radix::onesweep_kernel", kernel, static_cast<unsigned>(tiles), shape.block, smem, s, pl,
                    p, buf, pb, pe, dig, lookback_words{now, now + lookback_header_words},
-                   lookback_words{next, next + lookback_header_words}, state_tiles, base_in,
-                   base + (q % 2) * radix);
+                   lookback_words{next, next + lookback_header_words}, kernel_clears ? next_tiles : std::int64_t{-1},
+                   base_in, base + (q % 2) * radix);
+      if (!kernel_clears)
+        clear_async(next, sizeof(unsigned) * static_cast<std::size_t>(lookback_header_words + next_tiles * radix), s);
     }
   }
   final_copy(pl, buf, n, s);

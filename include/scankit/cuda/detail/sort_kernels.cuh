@@ -390,7 +390,8 @@ inline constexpr int lookback_header_words = 32;
 
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
 ///   state:     portion tiles x 256 look-back words and the tile counter, zeroed.
-///   next:      the next launch's words, zeroed here (state_tiles tiles).
+///   next:      the next launch's words: its tile counter and next_tiles tiles zeroed here
+///              (next_tiles < 0: the host clears them instead; see run_onesweep_shape).
 ///   base_in:   per digit, where the digit's keys of this portion start in the output.
 ///   base_out:  written by the portion's last tile: base_in + the portion's count per digit.
 /// The last tile is padded with keys of the pass's highest digit: they rank after every real
@@ -404,7 +405,7 @@ template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks, 
 __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, lookback_words words,
-                lookback_words next, std::int64_t state_tiles, const unsigned long long* base_in,
+                lookback_words next, std::int64_t next_tiles, const unsigned long long* base_in,
                 unsigned long long* base_out) {
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
@@ -415,8 +416,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   allow_next_grid();
   // The previous launch used `next` and has finished: clear it for the next one (a skipped
   // pass too, since the launch after it expects zeroed words).
-  if (blockIdx.x == 0 && threadIdx.x < lookback_header_words) next.header[threadIdx.x] = 0;
-  for (std::int64_t t = blockIdx.x; t < state_tiles; t += gridDim.x)
+  if (next_tiles >= 0 && blockIdx.x == 0 && threadIdx.x < lookback_header_words) next.header[threadIdx.x] = 0;
+  for (std::int64_t t = blockIdx.x; t < next_tiles; t += gridDim.x)
     for (int d = threadIdx.x; d < radix; d += Block) next.tiles[t * radix + d] = 0;
   unsigned* const state = words.tiles;
   unsigned* const tile_counter = words.header;
