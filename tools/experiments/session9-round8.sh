@@ -14,6 +14,8 @@ $S bench sort -n 2^30 --type u32 --algo onesweep,cub --reps 5 --seed 1 2>&1 | gr
 $S bench sort -n 2^28 --type u32 --algo onesweep,cub --reps 7 --seed 1 2>&1 | grep -E "^onesweep|^cub"
 $S bench sort -n 2^30 --type u64 --algo onesweep,cub --reps 3 --seed 1 2>&1 | grep -E "^onesweep|^cub"
 $S bench sort -n 2^30 --type u32 --pairs --algo onesweep,cub --reps 3 --seed 1 2>&1 | grep -E "^onesweep|^cub"
+$S bench scan -n 2^30 --type i32 --reps 5 --algo decoupled-lookback --compare cub,copy --device-only --seed 1 2>&1 | grep -E "^decoupled|^cub|^copy"
+$S bench compact -n 2^30 --selectivity 0.5 --algo single-pass --compare cub --device-only --reps 5 --seed 1 2>&1 | grep -E "^single|^cub"
 for i in 0 1; do (GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i timeout 420 $B/test_cuda_sort --gtest_brief=1 > /tmp/shard$i.txt 2>&1; echo "[shard $i exit $?]" >> /tmp/shard$i.txt) & done
 wait
 for i in 0 1; do echo "=== test_cuda_sort shard $i"; tail -n 4 /tmp/shard$i.txt; done
