@@ -9,6 +9,20 @@ namespace scankit::cuda {
 
 namespace detail {
 
+bool device_has_dependent_launch() {
+  static std::mutex lock;
+  static std::vector<signed char> known;  // per device: -1 not looked up yet, else 0 or 1
+  const int dev = current_device();
+  std::lock_guard<std::mutex> guard(lock);
+  if (static_cast<std::size_t>(dev) >= known.size()) known.resize(static_cast<std::size_t>(dev) + 1, -1);
+  if (known[dev] < 0) {
+    int major = 0;
+    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    known[dev] = major >= 9 ? 1 : 0;
+  }
+  return known[dev] == 1;
+}
+
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
   if (bytes <= (48u << 10)) return;  // the default limit
   struct entry {

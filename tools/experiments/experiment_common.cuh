@@ -1,10 +1,12 @@
-// What the session-8 experiment binaries share: a checked CUDA call and the timer (median of
-// runs, each after 128 MiB of writes so that the L2 starts cold, as `scankit bench` does).
+// What the experiment binaries share: a checked CUDA call, the timer (median of
+// runs, each after 128 MiB of writes so that the L2 starts cold, as `scankit bench` does) and
+// random sort keys.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -49,3 +51,20 @@ struct timer {
     return v[v.size() / 2];
   }
 };
+
+/// Random sort keys, every bit random, from a hash of the index (the sort experiments).
+__device__ inline unsigned hash32(std::int64_t i, unsigned salt) {
+  unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
+  x ^= x >> 13;
+  x *= 0x5bd1e995u;
+  x ^= x >> 15;
+  x *= 0x27d4eb2du;
+  return x ^ (x >> 16);
+}
+template <class K>
+__global__ void fill_keys(K* k, std::int64_t n, unsigned salt) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+    if constexpr (sizeof(K) == 8) k[i] = (static_cast<K>(hash32(i, salt)) << 32) | hash32(i, salt ^ 0x9e3779b9u);
+    else k[i] = static_cast<K>(hash32(i, salt));
+  }
+}

@@ -26,21 +26,6 @@
 
 namespace radix = scankit::cuda::detail::radix;
 
-__device__ unsigned hash32(std::int64_t i, unsigned salt) {
-  unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
-  x ^= x >> 13;
-  x *= 0x5bd1e995u;
-  x ^= x >> 15;
-  x *= 0x27d4eb2du;
-  return x ^ (x >> 16);
-}
-template <class K>
-__global__ void fill_keys(K* k, std::int64_t n, unsigned salt) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
-    if constexpr (sizeof(K) == 8) k[i] = (static_cast<K>(hash32(i, salt)) << 32) | hash32(i, salt ^ 0x9e3779b9u);
-    else k[i] = hash32(i, salt);
-  }
-}
 __global__ void fill_index(unsigned* v, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
     v[i] = static_cast<unsigned>(i);

@@ -16,22 +16,6 @@
 
 namespace radix = scankit::cuda::detail::radix;
 
-__device__ unsigned mix32(std::int64_t i, unsigned salt) {
-  unsigned x = static_cast<unsigned>(i) * 2654435761u ^ static_cast<unsigned>(i >> 32) ^ salt;
-  x ^= x >> 13;
-  x *= 0x5bd1e995u;
-  x ^= x >> 15;
-  x *= 0x27d4eb2du;
-  return x ^ (x >> 16);
-}
-template <class K>
-__global__ void fill_random(K* k, std::int64_t n, unsigned salt) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
-    if constexpr (sizeof(K) == 8) k[i] = (static_cast<K>(mix32(i, salt)) << 32) | mix32(i, salt ^ 0x9e3779b9u);
-    else k[i] = static_cast<K>(mix32(i, salt));
-  }
-}
-
 /// A variant of the library's all-digits histogram (radix::histogram_kernel): Vecs 16-byte
 /// vectors per thread and step; Prefetch: the next step's vectors are loaded before this
 /// step's keys are counted, so that loads stay in flight during the shared-memory atomics.
@@ -123,7 +107,7 @@ void run(std::int64_t n, int reps) {
   CK(cudaMalloc(&in, sizeof(K) * n));
   CK(cudaMalloc(&out, sizeof(K) * n));
   CK(cudaMalloc(&tmp, sizeof(K) * n));
-  fill_random<<<1024, 256>>>(in, n, 7u);
+  fill_keys<<<1024, 256>>>(in, n, 7u);
   CK(cudaGetLastError());
   timer tm;
   const float copy = tm.median_ms([&] { CK(cudaMemcpyAsync(out, in, sizeof(K) * n, cudaMemcpyDeviceToDevice)); }, reps);

@@ -102,13 +102,14 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
     allow_dynamic_shared_memory(kernel, smem);
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
-  // The histograms and the first launch's look-back words are adjacent: one memset zeroes
-  // both; every launch then zeroes the other words for the next one.
+  // The histograms and the first launch's look-back words are adjacent: one clear zeroes both;
+  // after that each launch clears the other array for the next one (or the host does).
   const std::int64_t ptiles = portion_tiles(tile);
   const std::int64_t state_tiles = std::min(ceil_div(n, tile), ptiles);
   const std::int64_t words_per_state = lookback_header_words + state_tiles * radix;
   auto* hist = reinterpret_cast<unsigned long long*>(ws.take<char>(hist_bytes));
-  unsigned* state[2] = {ws.take<unsigned>(words_per_state), nullptr};
+  unsigned* state[2];
+  state[0] = ws.take<unsigned>(words_per_state);
   state[1] = ws.take<unsigned>(words_per_state);
   auto* pl = ws.take<plan>(1);
   auto* base = ws.take<unsigned long long>(2 * radix);

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -92,33 +91,16 @@ __device__ __forceinline__ void allow_next_grid() {
 #endif
 }
 
-/// The current device, and whether it is new to `seen` (one bit per device; devices past 63
-/// always count as new). For settings made once per device and kernel: small sorts take a few
-/// microseconds, and host calls made on every sort show in their time.
 inline int current_device() {
   int dev = 0;
   SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
   return dev;
 }
-inline bool first_time_on(std::atomic<std::uint64_t>& seen, int dev) {
-  if (dev < 0 || dev >= 64) return true;
-  const std::uint64_t bit = std::uint64_t{1} << dev;
-  return (seen.load(std::memory_order_acquire) & bit) == 0;
-}
-inline void mark_seen(std::atomic<std::uint64_t>& seen, int dev) {
-  if (dev >= 0 && dev < 64) seen.fetch_or(std::uint64_t{1} << dev, std::memory_order_release);
-}
 
-inline bool device_has_dependent_launch() {
-  static std::atomic<std::uint64_t> known{0}, yes{0};
-  const int dev = current_device();
-  if (!first_time_on(known, dev)) return !first_time_on(yes, dev);
-  int major = 0;
-  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  if (major >= 9) mark_seen(yes, dev);
-  mark_seen(known, dev);
-  return major >= 9;
-}
+/// Whether the current device has programmatic dependent launch (compute capability 9.0 and
+/// later), looked up once per device: small sorts take a few microseconds, and host calls made
+/// on every launch show in their time.
+bool device_has_dependent_launch();
 
 /// Lets `kernel` use `bytes` of dynamic shared memory on the current device. The runtime call
 /// is made only when the kernel's limit there is lower (remembered per kernel and device).

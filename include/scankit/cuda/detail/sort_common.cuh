@@ -36,10 +36,17 @@ struct digit_of {
   U flip;  // all ones for a descending sort
   int shift;
   unsigned mask;
-  __host__ __device__ __forceinline__ unsigned operator()(U raw) const {
-    const U o = static_cast<U>(ordered_bits<Kind, U>::to(raw) ^ flip);
-    return static_cast<unsigned>(o >> shift) & mask;
+  __host__ __device__ __forceinline__ unsigned operator()(U raw) const { return of_sortable(sortable(raw)); }
+  /// A key's sortable bits: ordered, and complemented for a descending sort (kernels that hold
+  /// keys this way transform each key once instead of at every digit), and back.
+  __host__ __device__ __forceinline__ U sortable(U raw) const {
+    return static_cast<U>(ordered_bits<Kind, U>::to(raw) ^ flip);
   }
+  __host__ __device__ __forceinline__ U raw(U sortable_bits) const {
+    return ordered_bits<Kind, U>::from(static_cast<U>(sortable_bits ^ flip));
+  }
+  /// The digit of sortable bits: a shift and a mask.
+  __host__ __device__ __forceinline__ unsigned of_sortable(U o) const { return static_cast<unsigned>(o >> shift) & mask; }
 };
 
 template <key_kind Kind, class U>

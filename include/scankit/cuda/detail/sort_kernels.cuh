@@ -455,12 +455,9 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // at every use of the digit, which keeps the early tile free of spills (ptxas spilled 84-144
   // bytes otherwise). Integer keys stay raw: for them holding sortable bits made ptxas spill.
   constexpr bool hold_sortable = StageEarly && Kind == key_kind::floating;
-  const auto sortable_digit = [shift = dig.shift, mask = dig.mask](U o) {
-    return static_cast<unsigned>(o >> shift) & mask;
-  };
   if constexpr (hold_sortable) {
 #pragma unroll
-    for (int j = 0; j < Items; ++j) key[j] = static_cast<U>(ordered_bits<Kind, U>::to(key[j]) ^ dig.flip);
+    for (int j = 0; j < Items; ++j) key[j] = dig.sortable(key[j]);
   }
   // Values, into registers (every load in flight at once): staged early, loaded with the keys
   // so that they are in flight during the count and the ranking; staged late, loaded after the
@@ -480,7 +477,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   if constexpr (StageEarly && has_values<V>) load_values();
 
   // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
-  const auto key_digit = [&](U k) { return hold_sortable ? sortable_digit(k) : dig(k); };
+  const auto key_digit = [&](U k) { return hold_sortable ? dig.of_sortable(k) : dig(k); };
   unsigned count = ranker::count(s.u.rank, key, key_digit);
   if (threadIdx.x == pad_digit) count -= pads;
   if (threadIdx.x < radix)
@@ -524,7 +521,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
       if (i < tile_n) {
         const U k = s.keys[i];
         const long long at = s.offset[key_digit(k)] + i;
-        dst[at] = hold_sortable ? ordered_bits<Kind, U>::from(static_cast<U>(k ^ dig.flip)) : k;
+        dst[at] = hold_sortable ? dig.raw(k) : k;
         if constexpr (has_values<V>) dst_values[at] = s.values[i];
       }
     }
@@ -666,9 +663,9 @@ __global__ void split_kernel(const U* src_k, U* dst_k, const V* src_v, V* dst_v,
 // small inputs: one block, every pass in shared memory, one launch
 
 /// The single-block sort's shape: 1024 threads (the most an SM runs in one block) so that each
-/// warp ranks few items in a row: the ranking is a chain of dependent shared-memory steps per
-/// item, and at these sizes that chain is the whole kernel's time. The tile is chosen per n
-/// (small_sort_items) so that padding stays small.
+/// warp ranks few items in a row. The host driver (run in sort.cuh) takes the smallest tile of
+/// 1, 2, 4, 8 or small_items_max items per thread that holds n: from about 4,096 keys the
+/// kernel's time grows with the items (one SM's instruction rate, measured in session 9).
 inline constexpr int small_block = 1024;
 /// The largest items per thread: the keys and values of a tile must fit the registers of
 /// 1024 threads (64 each) and the shared memory of one SM.
@@ -708,23 +705,21 @@ small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_o
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto& s = *reinterpret_cast<small_sort_storage<U, V, Items>*>(smem_raw);
   const int first = (threadIdx.x >> 5) * 32 * Items + (threadIdx.x & 31);
-  // Keys are held as their sortable bits (ordered, complemented when descending), so that a
-  // digit is a shift and a mask; the padding is all ones, the highest digit of every pass.
-  const U flip = opts.descending ? static_cast<U>(~U{0}) : U{0};
+  // Keys are held as their sortable bits (digit_of::sortable; the flip is every pass's), so
+  // that a digit is a shift and a mask; the padding is all ones, the highest digit of every pass.
+  const auto bits = make_digit<Kind, U>(opts, begin, end, 0);
   U key[Items];
   [[maybe_unused]] std::conditional_t<has_values<V>, V, char> value[Items];
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const int i = first + j * 32;
-    key[j] = i < n ? static_cast<U>(ordered_bits<Kind, U>::to(keys_in[i]) ^ flip) : static_cast<U>(~U{0});
+    key[j] = i < n ? bits.sortable(keys_in[i]) : static_cast<U>(~U{0});
     if constexpr (has_values<V>) value[j] = i >= n ? V{} : index_values ? index_value<V>(i) : values_in[i];
   }
   if (threadIdx.x < max_passes) s.constant_digit[threadIdx.x] = 0;
   for (int p = 0; p < passes; ++p) {
     const auto pass_digit = make_digit<Kind, U>(opts, begin, end, p);
-    const auto dig = [shift = pass_digit.shift, mask = pass_digit.mask](U o) {
-      return static_cast<unsigned>(o >> shift) & mask;
-    };
+    const auto dig = [&](U o) { return pass_digit.of_sortable(o); };
     unsigned count = ranker::count(s.rank, key, dig);  // ends with a barrier
     // A digit that every real key has (the padding counted too): nothing moves.
     const unsigned pads = static_cast<unsigned>(tile - n);
@@ -748,7 +743,7 @@ small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_o
   for (int j = 0; j < Items; ++j) {
     const int i = first + j * 32;
     if (i < n) {
-      keys_out[i] = ordered_bits<Kind, U>::from(static_cast<U>(key[j] ^ flip));
+      keys_out[i] = bits.raw(key[j]);
       if constexpr (has_values<V>) values_out[i] = value[j];
     }
   }
