@@ -6,6 +6,8 @@
 //   scankit::sort_keys(k);                                   // ascending, stable
 //   scankit::sort_pairs(k, v, {.descending = true});         // values follow their keys
 //   std::vector<std::int64_t> p = scankit::argsort(k);       // k[p[0]] is the smallest
+//   scankit::cpu::sort_workspace ws;                         // scratch memory kept between
+//   scankit::sort_keys(k, ws);                               //   calls (faster when repeated)
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,22 @@ void sort_pairs(RK&& keys, RV&& values, const sort_options& opts = {}) {
   if (static_cast<std::int64_t>(std::ranges::size(values)) < n)
     throw invalid_argument("scankit::sort_pairs: values range is shorter than the keys");
   cpu::sort_pairs_parallel(std::ranges::data(keys), std::ranges::data(values), n, opts);
+}
+
+/// sort_keys with its scratch memory kept in `ws` from one call to the next (no allocation
+/// once it has grown to the largest sort; one workspace serves one sort at a time).
+template <std::ranges::contiguous_range R>
+void sort_keys(R&& keys, cpu::sort_workspace& ws, const sort_options& opts = {}) {
+  cpu::sort_keys_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), ws, opts);
+}
+
+/// sort_pairs with its scratch memory kept in `ws`.
+template <std::ranges::contiguous_range RK, std::ranges::contiguous_range RV>
+void sort_pairs(RK&& keys, RV&& values, cpu::sort_workspace& ws, const sort_options& opts = {}) {
+  const auto n = static_cast<std::int64_t>(std::ranges::size(keys));
+  if (static_cast<std::int64_t>(std::ranges::size(values)) < n)
+    throw invalid_argument("scankit::sort_pairs: values range is shorter than the keys");
+  cpu::sort_pairs_parallel(std::ranges::data(keys), std::ranges::data(values), n, ws, opts);
 }
 
 /// The stable sorting permutation of `keys` (which are left unchanged).

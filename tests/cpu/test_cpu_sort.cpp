@@ -117,14 +117,14 @@ void check_chunked(std::int64_t n, key_pattern p, const sort_options& opts, bool
   auto want_k = keys;
   auto want_v = vals;
   cpu::sort_pairs_serial(want_k.data() + shift, want_v.data() + shift, n, opts);
-  cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", write_combining);
+  cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", nullptr, write_combining);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(bitwise_equal(want_v, vals));
   // Keys only: the other scatter loop.
   auto only = make_keys<K>(n + shift, p);
   auto want_only = only;
   cpu::sort_keys_serial(want_only.data() + shift, n, opts);
-  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", write_combining);
+  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", nullptr, write_combining);
   ASSERT_TRUE(bitwise_equal(want_only, only));
 }
 
@@ -169,7 +169,7 @@ void check_wide_values(std::int64_t n, const cpu::detail::hybrid_params& hp = {}
   auto want_k = keys;
   auto want_v = vals;
   cpu::sort_pairs_serial(want_k.data(), want_v.data(), n, {});
-  cpu::detail::radix_sort(keys.data(), vals.data(), n, {}, "test", true, hp);
+  cpu::detail::radix_sort(keys.data(), vals.data(), n, {}, "test", nullptr, true, hp);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(want_v == vals);
 }
@@ -249,23 +249,24 @@ std::vector<K> skewed_keys(std::int64_t n, skew s) {
 /// serial reference, at an offset of `shift` items into the arrays (as check_chunked).
 template <class K, class V>
 void check_hybrid(const std::vector<K>& input, const sort_options& opts, bool write_combining, int shift,
-                  const cpu::detail::hybrid_params& hp) {
+                  const cpu::detail::hybrid_params& hp, cpu::sort_workspace* ws = nullptr) {
   const auto n = static_cast<std::int64_t>(input.size()) - shift;
   SCOPED_TRACE(::testing::Message() << "n = " << n << ", key bytes " << sizeof(K) << ", value bytes " << sizeof(V)
                                     << (opts.descending ? ", descending" : "") << ", bits [" << opts.begin_bit
                                     << ", " << opts.end_bit << ")" << (write_combining ? "" : ", plain scatter")
                                     << ", shift " << shift << ", hybrid from " << hp.min_bytes << " B, buckets to "
-                                    << hp.leaf_bytes << " B");
+                                    << hp.leaf_bytes << " B, split above " << hp.split_bytes << " B"
+                                    << (ws != nullptr ? ", workspace" : ""));
   auto keys = input;
   auto vals = index_values<V>(n + shift);
   auto want_k = keys;
   auto want_v = vals;
   cpu::sort_pairs_serial(want_k.data() + shift, want_v.data() + shift, n, opts);
-  cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", write_combining, hp);
+  cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", ws, write_combining, hp);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(bitwise_equal(want_v, vals));
   auto only = input;
-  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", write_combining, hp);
+  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hp);
   ASSERT_TRUE(bitwise_equal(want_k, only));
 }
 
@@ -273,18 +274,22 @@ constexpr cpu::detail::hybrid_params always_hybrid{.min_bytes = 0, .leaf_bytes =
 // Buckets of over 2 KiB are split again, recursively, until a digit is left or they fit.
 constexpr cpu::detail::hybrid_params small_buckets{.min_bytes = 0, .leaf_bytes = 2048};
 
+// Buckets of over 256 bytes are split once more by their top digit (split_leaf), and pieces
+// still over 256 bytes again.
+constexpr cpu::detail::hybrid_params split_buckets{.min_bytes = 0, .leaf_bytes = std::int64_t{8} << 20, .split_bytes = 256};
+
 template <class K, class V>
 void check_hybrid_patterns(std::int64_t n, const sort_options& opts, bool wc, int shift,
-                           const cpu::detail::hybrid_params& hp) {
+                           const cpu::detail::hybrid_params& hp, cpu::sort_workspace* ws = nullptr) {
   for (auto p : {key_pattern::random, key_pattern::few_distinct, key_pattern::special, key_pattern::narrow,
                  key_pattern::sorted}) {
     SCOPED_TRACE(name(p));
-    check_hybrid<K, V>(make_keys<K>(n + shift, p), opts, wc, shift, hp);
+    check_hybrid<K, V>(make_keys<K>(n + shift, p), opts, wc, shift, hp, ws);
   }
   for (auto s : {skew::top_constant, skew::heavy_top, skew::heavy_two, skew::few_per_bucket, skew::outlier_high,
                  skew::outlier_low}) {
     SCOPED_TRACE(name(s));
-    check_hybrid<K, V>(skewed_keys<K>(n + shift, s), opts, wc, shift, hp);
+    check_hybrid<K, V>(skewed_keys<K>(n + shift, s), opts, wc, shift, hp, ws);
   }
 }
 
@@ -342,11 +347,75 @@ TEST(CpuSortHybrid, RecursionIntoBigBuckets) {
   }
 }
 
+// Buckets split again before their LSD passes (split_leaf), skewed pieces split once more;
+// with and without a workspace kept across the calls.
+TEST(CpuSortHybrid, SplitBuckets) {
+  const std::int64_t n = quick() ? 40001 : 100003;
+  for (int workers : {1, 13}) {
+    tbb::task_arena arena(workers);
+    arena.execute([&] {
+      SCOPED_TRACE(::testing::Message() << workers << " workers");
+      cpu::sort_workspace ws;
+      for (cpu::sort_workspace* w : {static_cast<cpu::sort_workspace*>(nullptr), &ws})
+        for (bool desc : {false, true}) {
+          const sort_options o{.descending = desc};
+          check_hybrid_patterns<std::uint32_t, std::uint32_t>(n, o, true, 0, split_buckets, w);
+          check_hybrid_patterns<std::int32_t, value16>(n / 2, o, false, 1, split_buckets, w);
+          check_hybrid_patterns<std::uint64_t, std::uint64_t>(n / 2, o, true, 1, split_buckets, w);
+          check_hybrid_patterns<float, std::uint32_t>(n, o, true, 0, split_buckets, w);
+          check_hybrid_patterns<double, std::uint64_t>(n / 2, o, true, 0, split_buckets, w);
+        }
+    });
+  }
+}
+
+// One workspace through calls of growing, shrinking and mixed shapes: each result right, the
+// memory grown only when a call needs more, and release() giving it all back.
+TEST(CpuSortWorkspace, ReusedAcrossShapes) {
+  cpu::sort_workspace ws;
+  EXPECT_EQ(ws.bytes(), 0u);
+  const std::int64_t big = quick() ? 60001 : 150001;
+  check_hybrid_patterns<std::uint32_t, std::uint32_t>(big, {}, true, 0, always_hybrid, &ws);
+  const std::size_t after_first = ws.bytes();
+  EXPECT_GE(after_first, static_cast<std::size_t>(big) * 8);  // keys and values of the scratch copy
+  check_hybrid_patterns<std::uint32_t, std::uint32_t>(big, {}, true, 0, always_hybrid, &ws);
+  EXPECT_EQ(ws.bytes(), after_first);  // the same shape again: nothing new
+  check_hybrid_patterns<std::uint16_t, std::uint32_t>(big / 3, {.descending = true}, true, 1, always_hybrid, &ws);
+  check_hybrid_patterns<double, value16>(big, {}, true, 0, split_buckets, &ws);  // more than before
+  EXPECT_GE(ws.bytes(), static_cast<std::size_t>(big) * 24);
+  check_hybrid_patterns<std::int64_t, std::uint32_t>(big / 2, {}, false, 1, small_buckets, &ws);
+  ws.release();
+  EXPECT_EQ(ws.bytes(), 0u);
+  check_hybrid_patterns<std::uint32_t, std::uint32_t>(1001, {}, true, 0, {}, &ws);  // the LSD passes
+}
+
+// The workspace overloads of the public calls, at the default parameters.
+TEST(CpuSortWorkspace, PublicCalls) {
+  cpu::sort_workspace ws;
+  const std::int64_t n = (cpu::detail::hybrid_params{}.min_bytes / 4) + 12345;  // the hybrid
+  for (int round = 0; round < 2; ++round) {
+    auto k = make_keys<std::uint32_t>(n, key_pattern::random);
+    auto want = k;
+    cpu::sort_keys_serial(want.data(), n);
+    sort_keys(k, ws);
+    ASSERT_TRUE(bitwise_equal(want, k)) << "round " << round;
+    auto fk = make_keys<float>(n / 3, key_pattern::special);
+    auto fv = index_values<std::uint64_t>(n / 3);
+    auto want_k = fk;
+    auto want_v = fv;
+    cpu::sort_pairs_serial(want_k.data(), want_v.data(), n / 3, {.descending = true});
+    sort_pairs(fk, fv, ws, {.descending = true});
+    ASSERT_TRUE(bitwise_equal(want_k, fk)) << "round " << round;
+    ASSERT_TRUE(bitwise_equal(want_v, fv)) << "round " << round;
+  }
+  EXPECT_GT(ws.bytes(), 0u);
+}
+
 TEST(CpuSortHybrid, BitRanges) {
   const std::int64_t n = quick() ? 40001 : 100003;
   const auto ranges = quick() ? std::vector<std::pair<int, int>>{{0, 20}, {5, 17}}
                               : std::vector<std::pair<int, int>>{{0, 20}, {3, 29}, {8, 24}, {5, 17}, {0, 9}};
-  for (const auto& hp : {always_hybrid, small_buckets})
+  for (const auto& hp : {always_hybrid, small_buckets, split_buckets})
     for (bool desc : {false, true})
       for (auto [b, e] : ranges) {
         check_hybrid_patterns<std::uint32_t, std::uint32_t>(n, {desc, b, e}, true, 0, hp);
@@ -375,7 +444,7 @@ TEST(CpuSortHybrid, AroundTheThreshold) {
     auto k = make_keys<std::uint32_t>(n, key_pattern::random);
     auto want = k;
     cpu::sort_keys_serial(want.data(), n);
-    cpu::detail::radix_sort(k.data(), static_cast<int*>(nullptr), n, {}, "test", true, hp);
+    cpu::detail::radix_sort(k.data(), static_cast<int*>(nullptr), n, {}, "test", nullptr, true, hp);
     ASSERT_TRUE(bitwise_equal(want, k)) << "n = " << n;
   }
   for (std::int64_t n : {pairs - 1, pairs, pairs + 1})

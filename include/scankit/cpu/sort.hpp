@@ -95,6 +95,8 @@
 
 namespace scankit::cpu {
 
+class sort_workspace;
+
 namespace detail {
 
 /// Uninitialised storage for n trivially copyable T (values need not be default constructible),
@@ -129,6 +131,66 @@ struct raw_buffer {
     return static_cast<T*>(m);
   }
 };
+
+/// Bytes rounded up to a whole number of 64-byte lines: the arrays carved out of one block
+/// each start on a line.
+constexpr std::size_t line_round(std::size_t bytes) { return (bytes + 63) & ~std::size_t{63}; }
+
+}  // namespace detail
+
+/// Host memory that parallel sorts keep from one call to the next: the scratch copy of the
+/// keys (and values) and every worker's bucket buffers, grown when a call needs more and
+/// otherwise reused. A 2^27-key sort touches 0.5 GiB of fresh scratch memory when it allocates
+/// its own, which costs it 5-25% on the 16-core host (page faults; docs/PERFORMANCE.md). The
+/// sorts that take one are otherwise the same. One workspace serves one sort at a time.
+class sort_workspace {
+ public:
+  /// The bytes held now.
+  std::size_t bytes() const noexcept {
+    std::size_t b = scratch_bytes_;
+    for (const auto& l : leaf_bytes_) b += l;
+    return b;
+  }
+  /// Frees everything held (the next sort grows it again).
+  void release() noexcept {
+    scratch_ = detail::raw_buffer<std::byte>(0);
+    scratch_bytes_ = 0;
+    leaves_.clear();
+    leaf_bytes_.clear();
+  }
+
+  // Used by the sorts: a block of at least `bytes`, on a 64-byte boundary, valid until the
+  // next call asks for more.
+  std::byte* scratch(std::size_t bytes) {
+    if (bytes > scratch_bytes_) {
+      scratch_ = detail::raw_buffer<std::byte>(0);  // free the old block before the new one
+      scratch_ = detail::raw_buffer<std::byte>(static_cast<std::int64_t>(bytes));
+      scratch_bytes_ = bytes;
+    }
+    return scratch_.get();
+  }
+  /// Worker `slot`'s bucket buffers, as for scratch().
+  std::byte* leaf(std::size_t slot, std::size_t bytes) {
+    while (slot >= leaves_.size()) {
+      leaves_.emplace_back(0);
+      leaf_bytes_.push_back(0);
+    }
+    if (bytes > leaf_bytes_[slot]) {
+      leaves_[slot] = detail::raw_buffer<std::byte>(0);
+      leaves_[slot] = detail::raw_buffer<std::byte>(static_cast<std::int64_t>(bytes));
+      leaf_bytes_[slot] = bytes;
+    }
+    return leaves_[slot].get();
+  }
+
+ private:
+  detail::raw_buffer<std::byte> scratch_{0};
+  std::size_t scratch_bytes_ = 0;
+  std::vector<detail::raw_buffer<std::byte>> leaves_;
+  std::vector<std::size_t> leaf_bytes_;
+};
+
+namespace detail {
 
 inline constexpr int radix_bits = 8;
 inline constexpr int radix = 1 << radix_bits;
@@ -246,6 +308,9 @@ struct hybrid_params {
   std::int64_t min_bytes = std::int64_t{16} << 20;
   /// The most bytes (keys and values) of one bucket that a single thread sorts alone.
   std::int64_t leaf_bytes = std::int64_t{8} << 20;
+  /// A bucket of more bytes than this, with at least three digits left, is split once more by
+  /// its top digit before its LSD passes, so that those run on pieces the size of an L1 cache.
+  std::int64_t split_bytes = std::int64_t{256} << 10;
 };
 
 /// The passes of the radix sort over an array and a scratch array of the same size.
@@ -272,11 +337,13 @@ class radix_sorter {
       return counts.data() + (c * static_cast<std::int64_t>(counted.size()) + static_cast<std::int64_t>(j)) * radix;
     }
   };
-  radix_sorter(const digit_fn<K>& digit, bool with_values, bool write_combining, const hybrid_params& hp)
+  radix_sorter(const digit_fn<K>& digit, bool with_values, bool write_combining, const hybrid_params& hp,
+               sort_workspace* ws = nullptr)
       : digit_(digit),
         with_values_(with_values),
         write_combining_(write_combining),
         hp_(hp),
+        ws_(ws),
         workers_(std::max(1, tbb::this_task_arena::max_concurrency())) {}
 
   /// One parallel read of keys[0, n): which of `passes` (ascending) vary, exactly, from the
@@ -359,18 +426,30 @@ class radix_sorter {
  private:
   /// Per-thread buffers of the bucket sorts, allocated at the first bucket and then reused,
   /// so that they stay in the cache from one bucket to the next.
+  /// Three buffers of `cap` items, carved from one block: the worker's block of the caller's
+  /// workspace when there is one (slot: the worker), else one of its own.
   struct leaf_buffers {
-    raw_buffer<K> ka{0}, kb{0};
-    raw_buffer<V> va{0}, vb{0};
+    sort_workspace* ws = nullptr;
+    std::size_t slot = 0;
+    raw_buffer<std::byte> own{0};
+    span bufs[3] = {};
     void reserve(std::int64_t cap, bool values) {
-      if (ka.get() != nullptr) return;
-      ka = raw_buffer<K>(cap);
-      kb = raw_buffer<K>(cap);
-      if (values) {
-        va = raw_buffer<V>(cap);
-        vb = raw_buffer<V>(cap);
+      if (bufs[0].k != nullptr) return;
+      const std::size_t kb = line_round(static_cast<std::size_t>(cap) * sizeof(K));
+      const std::size_t vb = values ? line_round(static_cast<std::size_t>(cap) * sizeof(V)) : 0;
+      std::byte* base = nullptr;
+      if (ws != nullptr) {
+        base = ws->leaf(slot, 3 * (kb + vb));
+      } else {
+        own = raw_buffer<std::byte>(static_cast<std::int64_t>(3 * (kb + vb)));
+        base = own.get();
       }
+      for (int i = 0; i < 3; ++i, base += kb + vb)
+        bufs[i] = {reinterpret_cast<K*>(base), values ? reinterpret_cast<V*>(base + kb) : nullptr};
     }
+    span a() const { return bufs[0]; }
+    span b() const { return bufs[1]; }
+    span c() const { return bufs[2]; }
   };
 
   std::int64_t item_bytes() const {
@@ -567,20 +646,67 @@ class radix_sorter {
                      [&](int a, int b) { return first[a + 1] - first[a] > first[b + 1] - first[b]; });
     const std::int64_t pool = std::min<std::int64_t>(workers_, static_cast<std::int64_t>(leaves.size()));
     std::vector<leaf_buffers> buffers(static_cast<std::size_t>(pool));
+    for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].ws = ws_, buffers[i].slot = i;
     std::atomic<std::size_t> next{0};
     for_chunks(pool, [&](std::int64_t c) {
       for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < leaves.size();) {
         const int d = leaves[i];
-        leaf(y.at(first[d]), dst.at(first[d]), first[d + 1] - first[d], rest, buffers[static_cast<std::size_t>(c)],
-             cap);
+        leaf_buffers& lb = buffers[static_cast<std::size_t>(c)];
+        const std::int64_t m = first[d + 1] - first[d];
+        if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes) {
+          split_leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb, cap);
+        } else {
+          lb.reserve(cap, y.v != nullptr);
+          leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb.a(), lb.b(), write_combining_);
+        }
       }
     });
   }
 
+  /// A bucket too big for the L1 cache: one more stable pass, by its top digit, from s into
+  /// buffer a (plain stores: it stays in L2 for the next step), then each piece sorted by the
+  /// digits below with leaf(), in buffers b and c, into its range of d. At 2^27 uint32 keys a
+  /// bucket is 2 MiB and its pieces 8 KiB: the leaf's three passes over 2 MiB buffers ran
+  /// from L3 (the two buffers and the bucket outgrow a 2 MiB L2); the pieces' two passes stay
+  /// in L1. The last passes write d with plain stores: a piece's digit ranges are shorter than
+  /// a line, so write-combining would not find whole lines.
+  void split_leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, leaf_buffers& lb,
+                  std::int64_t cap) const {
+    const int top = rest.back();
+    const std::vector<int> lower(rest.begin(), rest.end() - 1);
+    const pass_fn digit_top = digit_.pass(top);
+    std::array<std::int64_t, radix + 1> first{};
+    for (std::int64_t i = 0; i < m; ++i) ++first[digit_top(s.k[i]) + 1];
+    if (*std::max_element(first.begin(), first.end()) == m) {  // constant top digit
+      lb.reserve(cap, s.v != nullptr);
+      leaf(s, d, m, lower, lb.a(), lb.b(), write_combining_);
+      return;
+    }
+    std::partial_sum(first.begin(), first.end(), first.begin());
+    lb.reserve(cap, s.v != nullptr);
+    std::array<std::int64_t, radix> off;
+    std::copy_n(first.begin(), radix, off.begin());
+    const span a = lb.a();
+    scatter_run(s.k, s.v, 0, m, a.k, a.v, off, digit_top, false);
+    for (int q = 0; q < radix; ++q) {
+      const std::int64_t len = first[q + 1] - first[q];
+      if (len == 0) continue;
+      if (lower.size() >= 3 && len * item_bytes() > hp_.split_bytes) {
+        // A skewed bucket: the piece is still big; split it too (its buffers: b, c and then a
+        // piece of a, which is not read again).
+        leaf_buffers sub;
+        split_leaf(a.at(first[q]), d.at(first[q]), len, lower, sub, len);
+      } else {
+        leaf(a.at(first[q]), d.at(first[q]), len, lower, lb.b(), lb.c(), false);
+      }
+    }
+  }
+
   /// Serial LSD sort of one bucket of m items by the passes `rest`, from s to d (which may
-  /// be s), in the cache: one read counts every digit, the passes ping-pong between this
-  /// thread's two buffers with plain stores, and only the last one writes d, streaming.
-  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, leaf_buffers& lb, std::int64_t cap) const {
+  /// be s), in the cache: one read counts every digit, the passes ping-pong between the
+  /// buffers a and b (m items each) with plain stores, and only the last one writes d,
+  /// streaming when `stream_out`.
+  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, span a, span b, bool stream_out) const {
     const std::size_t np = rest.size();
     const auto [shift, mask] = shifts_and_masks(rest);
     std::array<std::array<std::uint32_t, radix>, sizeof(K)> h;  // m < 2^31
@@ -604,8 +730,6 @@ class radix_sorter {
       }
       return;
     }
-    lb.reserve(cap, s.v != nullptr);
-    const span a{lb.ka.get(), lb.va.get()}, b{lb.kb.get(), lb.vb.get()};
     auto pass = [&](span from, span to, std::size_t j, bool last) {
       std::array<std::int64_t, radix> off;
       std::int64_t run = 0;
@@ -615,7 +739,7 @@ class radix_sorter {
       }
       // Streaming stores only for the last pass: its output is not read again soon, while
       // the buffers' lines are, and must stay in the cache.
-      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && write_combining_);
+      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && stream_out);
     };
     if (r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
       pass(s, a, act[0], false);
@@ -637,27 +761,31 @@ class radix_sorter {
   bool with_values_;
   bool write_combining_;
   hybrid_params hp_;
+  sort_workspace* ws_;  // the caller's, or nullptr
   std::int64_t workers_;
 };
 
 /// The radix sort proper; values may be nullptr (keys only).
 template <class K, class V>
 void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
-                bool write_combining = true, const hybrid_params& hp = {}) {
+                sort_workspace* ws = nullptr, bool write_combining = true, const hybrid_params& hp = {}) {
   const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
   if (n < 2 || begin == end) return;
   using U = typename radix_traits<K>::bits_t;
   const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
   const int passes = (end - begin + radix_bits - 1) / radix_bits;
-  const radix_sorter<K, V> sorter(digit, values != nullptr, write_combining, hp);
+  const radix_sorter<K, V> sorter(digit, values != nullptr, write_combining, hp, ws);
   std::vector<int> all(static_cast<std::size_t>(passes));
   std::iota(all.begin(), all.end(), 0);
   const auto t = sorter.survey(keys, n, all);
   if (t.active.empty()) return;  // every compared bit is the same in every key
 
-  raw_buffer<K> key_tmp(n);
-  raw_buffer<V> val_tmp(values ? n : 0);
-  sorter.sort({keys, values}, {key_tmp.get(), val_tmp.get()}, n, t, true);
+  const std::size_t kb = line_round(static_cast<std::size_t>(n) * sizeof(K));
+  const std::size_t vb = values ? static_cast<std::size_t>(n) * sizeof(V) : 0;
+  raw_buffer<std::byte> own(ws != nullptr ? 0 : static_cast<std::int64_t>(kb + vb));
+  std::byte* const base = ws != nullptr ? ws->scratch(kb + vb) : own.get();
+  sorter.sort({keys, values}, {reinterpret_cast<K*>(base), values ? reinterpret_cast<V*>(base + kb) : nullptr}, n, t,
+              true);
 }
 }  // namespace detail
 
@@ -711,6 +839,23 @@ void sort_pairs_parallel(K* keys, V* values, std::int64_t n, const sort_options&
   constexpr const char* where = "scankit::cpu::sort_pairs_parallel";
   detail::check_sort_args(keys, values, true, n, where);
   detail::radix_sort(keys, values, n, opts, where);
+}
+
+/// sort_keys_parallel with its scratch memory taken from (and kept in) `ws`.
+template <class K>
+void sort_keys_parallel(K* keys, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
+  constexpr const char* where = "scankit::cpu::sort_keys_parallel";
+  detail::check_sort_args<K, int>(keys, nullptr, false, n, where);
+  detail::radix_sort<K, int>(keys, nullptr, n, opts, where, &ws);
+}
+
+/// sort_pairs_parallel with its scratch memory taken from (and kept in) `ws`.
+template <class K, class V>
+void sort_pairs_parallel(K* keys, V* values, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
+  static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
+  constexpr const char* where = "scankit::cpu::sort_pairs_parallel";
+  detail::check_sort_args(keys, values, true, n, where);
+  detail::radix_sort(keys, values, n, opts, where, &ws);
 }
 
 /// The permutation that sorts `keys` (stably): keys[result[0]] is the smallest key.
