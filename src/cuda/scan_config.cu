@@ -23,6 +23,20 @@ bool device_has_dependent_launch() {
   return known[dev] == 1;
 }
 
+int device_sm_count() {
+  static std::mutex lock;
+  static std::vector<int> known;  // per device: 0 not looked up yet
+  const int dev = current_device();
+  std::lock_guard<std::mutex> guard(lock);
+  if (static_cast<std::size_t>(dev) >= known.size()) known.resize(static_cast<std::size_t>(dev) + 1, 0);
+  if (known[dev] == 0) {
+    int sms = 0;
+    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    known[dev] = sms > 0 ? sms : 1;
+  }
+  return known[dev];
+}
+
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
   if (bytes <= (48u << 10)) return;  // the default limit
   struct entry {

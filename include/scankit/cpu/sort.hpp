@@ -59,7 +59,13 @@
 //     server's last-level cache, where the LSD passes are cheap; on the 2-core CI VM the
 //     hybrid was even with them at 2-4 MiB and ahead from 8 MiB (2^21 uint32: ~14 against
 //     ~18 ms), by 1.4x at 2^25. detail::hybrid_params overrides both sizes (for the tests).
-//     The leaf buffers take up to 2 x 8 MiB per thread, on top of the scratch buffer.
+//     The leaf buffers take up to 3 x 8 MiB per thread, on top of the scratch buffer.
+//   * A bucket of more than hybrid_params::split_bytes (256 KiB) with at least three digits
+//     left is split once more by its top digit (split_leaf) into L2-sized pieces of L1 size,
+//     each then sorted as above: the passes over a 2 MiB bucket and two 2 MiB buffers ran from
+//     L3 on a host with 2 MiB of L2 per core.
+//   * sort_workspace keeps the scratch buffer and the bucket buffers between calls; without
+//     one each call allocates (and page-faults) its own.
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
 #pragma once
 

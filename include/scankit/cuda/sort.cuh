@@ -66,10 +66,15 @@ V* take_values(arena& ws, std::int64_t n) {
   else return nullptr;
 }
 
-/// Blocks of the all-digits histogram: enough to fill the GPU, each slice under 2^30 keys.
-inline unsigned histogram_grid(std::int64_t n) {
-  const std::int64_t want = std::max<std::int64_t>(std::min<std::int64_t>(ceil_div(n, 4096), 2048),
-                                                    ceil_div(n, std::int64_t{1} << 30));
+/// Blocks of the all-digits histogram: four waves of 3 blocks per SM (the best of 1, 4 and
+/// 2048 blocks' worth measured in session10-round3), fewer for small n (4 vectors of keys a
+/// thread at least), each slice under 2^30 keys.
+template <class U>
+unsigned histogram_grid(std::int64_t n) {
+  const std::int64_t waves = std::int64_t{12} * device_sm_count();
+  const std::int64_t want = std::max<std::int64_t>(
+      std::min<std::int64_t>(ceil_div(n * static_cast<std::int64_t>(sizeof(U)), histogram_shape<U>::block * 64), waves),
+      ceil_div(n, std::int64_t{1} << 30));
   return grid_for(want);
 }
 
@@ -82,8 +87,11 @@ void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_op
                         cudaStream_t s) {
   unsigned* blocks_done = reinterpret_cast<unsigned*>(hist + max_passes * radix);
   clear_async(hist, zero_bytes, s);
-  launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U>, histogram_grid(n), 256, 0, s, keys,
-               n, passes, opts, begin, end, hist, blocks_done, in_place, pl);
+  using shape = histogram_shape<U>;
+  const std::size_t smem = shape::smem(passes);
+  allow_dynamic_shared_memory(histogram_kernel<Kind, U>, smem);
+  launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U>, histogram_grid<U>(n), shape::block,
+               smem, s, keys, n, passes, opts, begin, end, hist, blocks_done, in_place, pl);
 }
 
 template <class U, class V>

@@ -101,6 +101,8 @@ inline int current_device() {
 /// later), looked up once per device: small sorts take a few microseconds, and host calls made
 /// on every launch show in their time.
 bool device_has_dependent_launch();
+/// The current device's multiprocessor count (looked up once per device).
+int device_sm_count();
 
 /// Lets `kernel` use `bytes` of dynamic shared memory on the current device. The runtime call
 /// is made only when the kernel's limit there is lower (remembered per kernel and device).

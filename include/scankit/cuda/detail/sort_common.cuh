@@ -104,53 +104,78 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return m;
 }
 
-/// One block of 256 threads: turns the histograms into each digit's start (exclusive scan,
-/// in place) for every pass, and the plan (a pass is skipped when one digit holds all n keys).
-/// The histograms were added up by other blocks' atomics: read from L2 (__ldcg).
+/// One block of at least 256 threads (thread d < 256 for digit d; the others only take part
+/// in the barriers): turns the histograms into each digit's start (exclusive scan, in place)
+/// for every pass, and the plan (a pass is skipped when one digit holds all n keys). The
+/// histograms were added up by other blocks' atomics: read from L2 (__ldcg).
 __device__ __forceinline__ void plan_block(unsigned long long* hist, std::int64_t n, int passes, bool in_place,
                                            plan* out) {
   __shared__ bool active[max_passes];
-  __shared__ unsigned long long warp_tot[8];
+  __shared__ unsigned long long warp_tot[radix / 32];
   const int d = threadIdx.x, lane = d & 31, w = d >> 5;
+  const bool digit_thread = d < radix;  // warp-uniform
   for (int p = 0; p < passes; ++p) {
-    const unsigned long long c = __ldcg(hist + p * radix + d);
+    const unsigned long long c = digit_thread ? __ldcg(hist + p * radix + d) : 0;
     if (d == 0) active[p] = true;
     __syncthreads();
-    if (c == static_cast<unsigned long long>(n)) active[p] = false;
-    unsigned long long incl = warp_inclusive_scan(c, [](auto a, auto b) { return a + b; });
-    if (lane == 31) warp_tot[w] = incl;
+    unsigned long long incl = 0;
+    if (digit_thread) {
+      if (c == static_cast<unsigned long long>(n)) active[p] = false;
+      incl = warp_inclusive_scan(c, [](auto a, auto b) { return a + b; });
+      if (lane == 31) warp_tot[w] = incl;
+    }
     __syncthreads();
-    unsigned long long off = 0;
-    for (int v = 0; v < w; ++v) off += warp_tot[v];
-    hist[p * radix + d] = off + incl - c;
+    if (digit_thread) {
+      unsigned long long off = 0;
+      for (int v = 0; v < w; ++v) off += warp_tot[v];
+      hist[p * radix + d] = off + incl - c;
+    }
     __syncthreads();
   }
   if (d == 0) make_plan(*out, active, passes, in_place);
 }
 
+/// The all-digits histogram's block and its shared counters: `parts` copies of every digit's
+/// counter, interleaved (digit d, copy c at word d * parts + c), lane l counting into copy
+/// l % parts. With one copy, the 32 lanes of a warp adding to random digits meet in the same
+/// shared-memory bank several times per atomic, and each meeting replays it; the copies keep
+/// them apart. 64 KiB of counters, 512 threads, 3 blocks per SM. H100, 2^28 uint32 keys:
+/// 0.533 ms with one copy, 0.397 ms with 16 (90% of a read at copy speed); uint64: 0.527 ->
+/// 0.484 ms with 8 (tools/experiments/session10_histogram.cu, docs/results/session10-round3.log).
+template <class U>
+struct histogram_shape {
+  static constexpr int block = 512;
+  static constexpr int passes = static_cast<int>(sizeof(U));  // at most; a bit range has fewer
+  static constexpr int parts = passes <= 2 ? 32 : 16384 / (passes * radix);
+  static std::size_t smem(int passes_used) { return sizeof(unsigned) * passes_used * radix * parts; }
+};
+
 /// All digit histograms of every key in one read: hist[pass][digit] (64-bit counts). Each
-/// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31) and
-/// adds it to hist; the last block to finish (blocks_done, zeroed, counts them) then makes the
-/// plan, which saves the launch of a kernel of its own.
+/// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31;
+/// replicated counters: histogram_shape) and adds it to hist; the last block to finish
+/// (blocks_done, zeroed, counts them) then makes the plan, which saves the launch of a kernel
+/// of its own.
 template <key_kind Kind, class U>
-__global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int64_t n, int passes,
-                                                        sort_options opts, int begin, int end,
-                                                        unsigned long long* hist, unsigned* blocks_done,
-                                                        bool in_place, plan* out) {
-  __shared__ unsigned counts[max_passes][radix];
+__global__ void __launch_bounds__(histogram_shape<U>::block) histogram_kernel(
+    const U* keys, std::int64_t n, int passes, sort_options opts, int begin, int end, unsigned long long* hist,
+    unsigned* blocks_done, bool in_place, plan* out) {
+  using shape = histogram_shape<U>;
+  constexpr int parts = shape::parts, block = shape::block;
+  extern __shared__ unsigned counts[];  // [pass][digit][part]
   __shared__ bool last_block;
   wait_for_previous_grid();
   allow_next_grid();
-  for (int i = threadIdx.x; i < max_passes * radix; i += blockDim.x) (&counts[0][0])[i] = 0;
+  for (int i = threadIdx.x; i < passes * radix * parts; i += block) counts[i] = 0;
   __syncthreads();
   digit_of<Kind, U> dig[max_passes];
 #pragma unroll
   for (int p = 0; p < max_passes; ++p)
     if (p < passes) dig[p] = make_digit<Kind, U>(opts, begin, end, p);
+  const int part = threadIdx.x % parts;
   auto count = [&](U k) {
 #pragma unroll
     for (int p = 0; p < max_passes; ++p)
-      if (p < passes) atomicAdd(&counts[p][dig[p](k)], 1u);
+      if (p < passes) atomicAdd(&counts[(p * radix + dig[p](k)) * parts + part], 1u);
   };
   // Each block counts one contiguous slice, a multiple of a 16-byte vector long, read two
   // vectors per thread and step (enough loads in flight to keep DRAM busy).
@@ -161,7 +186,7 @@ __global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int6
   std::int64_t tail = b;
   if (reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && e > b) {
     const std::int64_t vec_end = b + (e - b) / (2 * per_vec) * (2 * per_vec);
-    for (std::int64_t v = b + threadIdx.x * 2 * per_vec; v < vec_end; v += blockDim.x * 2 * per_vec) {
+    for (std::int64_t v = b + threadIdx.x * 2 * per_vec; v < vec_end; v += std::int64_t{block} * 2 * per_vec) {
       const uint4 q0 = *reinterpret_cast<const uint4*>(keys + v);
       const uint4 q1 = *reinterpret_cast<const uint4*>(keys + v + per_vec);
       U k[2 * per_vec];
@@ -172,10 +197,12 @@ __global__ void __launch_bounds__(256) histogram_kernel(const U* keys, std::int6
     }
     tail = vec_end;
   }
-  for (std::int64_t i = tail + threadIdx.x; i < e; i += blockDim.x) count(keys[i]);
+  for (std::int64_t i = tail + threadIdx.x; i < e; i += block) count(keys[i]);
   __syncthreads();
-  for (int i = threadIdx.x; i < passes * radix; i += blockDim.x) {
-    const unsigned c = (&counts[0][0])[i];
+  for (int i = threadIdx.x; i < passes * radix; i += block) {
+    unsigned c = 0;
+#pragma unroll
+    for (int q = 0; q < parts; ++q) c += counts[i * parts + (q + i) % parts];  // rotated: no bank conflicts
     if (c) atomicAdd(hist + i, static_cast<unsigned long long>(c));
   }
   // Last block out makes the plan: every block's additions are visible to it (each block
