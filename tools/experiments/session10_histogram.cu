@@ -9,7 +9,10 @@
 //
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //        tools/experiments/session10_histogram.cu build/release/libscankit.a -ltbb -o session10_histogram
+#include <cub/device/device_radix_sort.cuh>
+
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "experiment_common.cuh"
@@ -110,19 +113,58 @@ void run(std::int64_t n, int reps) {
     CK(cudaMemset(ref, 0, radix::hist_bytes));
     histogram_parts<kind, U, 1, 256><<<1024, 256, sizeof(unsigned) * np * radix::radix>>>(k, n, np, ref);
     CK(cudaDeviceSynchronize());
-    time_parts<U, 1, 256>(tm, k, n, np, h2, ref, copy, reps);
-    time_parts<U, 2, 256>(tm, k, n, np, h2, ref, copy, reps);
-    time_parts<U, 4, 256>(tm, k, n, np, h2, ref, copy, reps);
-    time_parts<U, 8, 256>(tm, k, n, np, h2, ref, copy, reps);
+    if (np == 1) break;
     time_parts<U, 8, 512>(tm, k, n, np, h2, ref, copy, reps);
-    time_parts<U, 16, 512>(tm, k, n, np, h2, ref, copy, reps);
-    time_parts<U, 32, 1024>(tm, k, n, np, h2, ref, copy, reps);
+    if constexpr (sizeof(U) == 4) time_parts<U, 16, 512>(tm, k, n, np, h2, ref, copy, reps);
   }
   cudaFree(ref), cudaFree(h2), cudaFree(hist), cudaFree(in), cudaFree(out);
 }
 
+/// The library's histogram (with its plan) and whole sort, and CUB's, on the same keys.
+template <class K>
+void whole(const char* name, std::int64_t n, int reps) {
+  using U = typename scankit::radix_traits<K>::bits_t;
+  constexpr auto kind = scankit::radix_traits<K>::kind;
+  const int passes = static_cast<int>(sizeof(K));
+  K *in, *out, *tmp;
+  CK(cudaMalloc(&in, sizeof(K) * n));
+  CK(cudaMalloc(&out, sizeof(K) * n));
+  CK(cudaMalloc(&tmp, sizeof(K) * n));
+  fill_keys<<<1024, 256>>>(reinterpret_cast<U*>(in), n, 7u);
+  CK(cudaGetLastError());
+  timer tm;
+  const float copy = tm.median_ms([&] { CK(cudaMemcpyAsync(out, in, sizeof(K) * n, cudaMemcpyDeviceToDevice)); }, reps);
+  unsigned long long* hist;
+  CK(cudaMalloc(&hist, radix::hist_bytes + sizeof(radix::plan) + 256));
+  auto* pl = reinterpret_cast<radix::plan*>(reinterpret_cast<char*>(hist) + scankit::cuda::detail::align_up(radix::hist_bytes));
+  const float h = tm.median_ms([&] {
+    radix::histogram_and_plan<kind, U>(reinterpret_cast<const U*>(in), n, passes, scankit::sort_options{}, 0,
+                                       8 * static_cast<int>(sizeof(K)), false, hist, radix::hist_bytes, pl, nullptr);
+  }, reps);
+  const std::size_t ws_bytes = scankit::cuda::sort_workspace_bytes(n, sizeof(K), 0, {});
+  void* ws;
+  CK(cudaMalloc(&ws, ws_bytes));
+  const float ours = tm.median_ms([&] { scankit::cuda::sort_keys(in, out, n, ws, ws_bytes, nullptr); }, reps);
+  std::size_t cub_bytes = 0;
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, in, tmp, n));
+  void* cub_ws;
+  CK(cudaMalloc(&cub_ws, cub_bytes));
+  const float cub = tm.median_ms([&] { CK(cub::DeviceRadixSort::SortKeys(cub_ws, cub_bytes, in, tmp, n)); }, reps);
+  std::printf("%-4s n=%lld  copy %.3f ms  histogram %.3f ms  onesweep %.3f ms (passes %.3f ms)  cub %.3f ms  vs cub %.3fx\n",
+              name, static_cast<long long>(n), copy, h, ours, ours - h, cub, cub / ours);
+  cudaFree(in), cudaFree(out), cudaFree(tmp), cudaFree(hist), cudaFree(ws), cudaFree(cub_ws);
+}
+
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 15;
+  if (argc > 2 && std::strcmp(argv[2], "whole") == 0) {
+    for (int r = 0; r < 2; ++r) {
+      whole<std::uint32_t>("u32", std::int64_t{1} << 28, reps);
+      whole<float>("f32", std::int64_t{1} << 28, reps);
+      whole<double>("f64", std::int64_t{1} << 27, reps);
+    }
+    return 0;
+  }
   run<std::uint32_t>(std::int64_t{1} << 28, reps);
   run<std::uint64_t>(std::int64_t{1} << 27, reps);
   return 0;

@@ -175,12 +175,16 @@ class sort_workspace {
     }
     return scratch_.get();
   }
-  /// Worker `slot`'s bucket buffers, as for scratch().
-  std::byte* leaf(std::size_t slot, std::size_t bytes) {
-    while (slot >= leaves_.size()) {
+  /// Makes room for `slots` workers' bucket buffers. Called before the workers start: leaf()
+  /// then touches only its own slot, so the workers may call it concurrently.
+  void prepare_leaves(std::size_t slots) {
+    while (slots > leaves_.size()) {
       leaves_.emplace_back(0);
       leaf_bytes_.push_back(0);
     }
+  }
+  /// Worker `slot`'s bucket buffers (slot < the count given to prepare_leaves), as for scratch().
+  std::byte* leaf(std::size_t slot, std::size_t bytes) {
     if (bytes > leaf_bytes_[slot]) {
       leaves_[slot] = detail::raw_buffer<std::byte>(0);
       leaves_[slot] = detail::raw_buffer<std::byte>(static_cast<std::int64_t>(bytes));
@@ -652,6 +656,7 @@ class radix_sorter {
                      [&](int a, int b) { return first[a + 1] - first[a] > first[b + 1] - first[b]; });
     const std::int64_t pool = std::min<std::int64_t>(workers_, static_cast<std::int64_t>(leaves.size()));
     std::vector<leaf_buffers> buffers(static_cast<std::size_t>(pool));
+    if (ws_ != nullptr) ws_->prepare_leaves(buffers.size());  // here, before the workers start
     for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].ws = ws_, buffers[i].slot = i;
     std::atomic<std::size_t> next{0};
     for_chunks(pool, [&](std::int64_t c) {

@@ -173,9 +173,10 @@ __global__ void __launch_bounds__(histogram_shape<U>::block) histogram_kernel(
     if (p < passes) dig[p] = make_digit<Kind, U>(opts, begin, end, p);
   const int part = threadIdx.x % parts;
   auto count = [&](U k) {
+    const U o = dig[0].sortable(k);  // once per key: the flip is every pass's
 #pragma unroll
     for (int p = 0; p < max_passes; ++p)
-      if (p < passes) atomicAdd(&counts[(p * radix + dig[p](k)) * parts + part], 1u);
+      if (p < passes) atomicAdd(&counts[(p * radix + dig[p].of_sortable(o)) * parts + part], 1u);
   };
   // Each block counts one contiguous slice, a multiple of a 16-byte vector long, read two
   // vectors per thread and step (enough loads in flight to keep DRAM busy).
@@ -187,8 +188,10 @@ __global__ void __launch_bounds__(histogram_shape<U>::block) histogram_kernel(
   if (reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && e > b) {
     const std::int64_t vec_end = b + (e - b) / (2 * per_vec) * (2 * per_vec);
     for (std::int64_t v = b + threadIdx.x * 2 * per_vec; v < vec_end; v += std::int64_t{block} * 2 * per_vec) {
-      const uint4 q0 = *reinterpret_cast<const uint4*>(keys + v);
-      const uint4 q1 = *reinterpret_cast<const uint4*>(keys + v + per_vec);
+      // Streaming loads (evict first): the keys are not read again soon, and with 192 KiB of
+      // counters per SM little is left for L1.
+      const uint4 q0 = __ldcs(reinterpret_cast<const uint4*>(keys + v));
+      const uint4 q1 = __ldcs(reinterpret_cast<const uint4*>(keys + v + per_vec));
       U k[2 * per_vec];
       memcpy(k, &q0, 16);
       memcpy(k + per_vec, &q1, 16);
