@@ -72,8 +72,9 @@ V* take_values(arena& ws, std::int64_t n) {
 template <class U>
 unsigned histogram_grid(std::int64_t n) {
   const std::int64_t waves = std::int64_t{12} * device_sm_count();
+  constexpr int block = histogram_shape<U, 1>::block;
   const std::int64_t want = std::max<std::int64_t>(
-      std::min<std::int64_t>(ceil_div(n * static_cast<std::int64_t>(sizeof(U)), histogram_shape<U>::block * 64), waves),
+      std::min<std::int64_t>(ceil_div(n * static_cast<std::int64_t>(sizeof(U)), block * 64), waves),
       ceil_div(n, std::int64_t{1} << 30));
   return grid_for(want);
 }
@@ -81,16 +82,16 @@ unsigned histogram_grid(std::int64_t n) {
 /// The histograms and the plan. Zeroes zero_bytes (>= hist_bytes) from hist on first (a
 /// kernel, so that the histogram kernel can follow it as a programmatic dependent): the
 /// histograms, the finished-blocks counter, and whatever the caller placed right after them.
-template <key_kind Kind, class U>
+template <key_kind Kind, class U, int Parts = histogram_parts_default<U>>
 void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_options& opts, int begin,
                         int end, bool in_place, unsigned long long* hist, std::size_t zero_bytes, plan* pl,
                         cudaStream_t s) {
   unsigned* blocks_done = reinterpret_cast<unsigned*>(hist + max_passes * radix);
   clear_async(hist, zero_bytes, s);
-  using shape = histogram_shape<U>;
+  using shape = histogram_shape<U, Parts>;
   const std::size_t smem = shape::smem(passes);
-  allow_dynamic_shared_memory(histogram_kernel<Kind, U>, smem);
-  launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U>, histogram_grid<U>(n), shape::block,
+  allow_dynamic_shared_memory(histogram_kernel<Kind, U, Parts>, smem);
+  launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U, Parts>, histogram_grid<U>(n), shape::block,
                smem, s, keys, n, passes, opts, begin, end, hist, blocks_done, in_place, pl);
 }
 
@@ -121,8 +122,9 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
   state[1] = ws.take<unsigned>(words_per_state);
   auto* pl = ws.take<plan>(1);
   auto* base = ws.take<unsigned long long>(2 * radix);
-  histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist,
-                              align_up(hist_bytes) + sizeof(unsigned) * words_per_state, pl, s);
+  constexpr int parts = histogram_parts_within<U>(static_cast<std::size_t>(shape.min_blocks) * smem);
+  histogram_and_plan<Kind, U, parts>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist,
+                                     align_up(hist_bytes) + sizeof(unsigned) * words_per_state, pl, s);
   const std::int64_t portion = ptiles * tile;
   const std::int64_t portions = ceil_div(n, portion);
   const auto tiles_of = [&](std::int64_t q) { return ceil_div(std::min(n, (q + 1) * portion) - q * portion, tile); };

@@ -135,31 +135,46 @@ __device__ __forceinline__ void plan_block(unsigned long long* hist, std::int64_
   if (d == 0) make_plan(*out, active, passes, in_place);
 }
 
-/// The all-digits histogram's block and its shared counters: `parts` copies of every digit's
+/// The all-digits histogram's block and its shared counters: `Parts` copies of every digit's
 /// counter, interleaved (digit d, copy c at word d * parts + c), lane l counting into copy
 /// l % parts. With one copy, the 32 lanes of a warp adding to random digits meet in the same
 /// shared-memory bank several times per atomic, and each meeting replays it; the copies keep
 /// them apart. 64 KiB of counters, 512 threads, 3 blocks per SM. H100, 2^28 uint32 keys:
 /// 0.533 ms with one copy, 0.397 ms with 16 (90% of a read at copy speed); uint64: 0.527 ->
 /// 0.484 ms with 8 (tools/experiments/session10_histogram.cu, docs/results/session10-round3.log).
-template <class U>
+template <class U, int Parts>
 struct histogram_shape {
   static constexpr int block = 512;
-  static constexpr int passes = static_cast<int>(sizeof(U));  // at most; a bit range has fewer
-  static constexpr int parts = passes <= 2 ? 32 : 16384 / (passes * radix);
+  static constexpr int parts = Parts;
   static std::size_t smem(int passes_used) { return sizeof(unsigned) * passes_used * radix * parts; }
 };
+/// 64 KiB of counters for every key width.
+template <class U>
+inline constexpr int histogram_parts_default = sizeof(U) <= 2 ? 32 : 16384 / static_cast<int>(sizeof(U) * radix);
+
+/// The copies for a histogram followed by a kernel that takes `per_sm` bytes of shared memory
+/// per SM: halved (down to 4) until its 3 blocks per SM take no more (+ 8 KiB). The first pass
+/// is a programmatic dependent of the histogram and starts on SMs set up for it; measured
+/// with 64 KiB histograms, float keys (whose passes run 2 blocks of 63 KiB per SM) sorted
+/// 0.27 ms slower at 2^28 than with the earlier 8 KiB ones (session10-round6/7).
+template <class U>
+constexpr int histogram_parts_within(std::size_t per_sm) {
+  int parts = histogram_parts_default<U>;
+  while (parts > 4 && 3 * sizeof(unsigned) * sizeof(U) * radix * static_cast<std::size_t>(parts) > per_sm + (8u << 10))
+    parts /= 2;
+  return parts;
+}
 
 /// All digit histograms of every key in one read: hist[pass][digit] (64-bit counts). Each
 /// block counts a contiguous slice in shared memory first (32-bit; slices stay below 2^31;
 /// replicated counters: histogram_shape) and adds it to hist; the last block to finish
 /// (blocks_done, zeroed, counts them) then makes the plan, which saves the launch of a kernel
 /// of its own.
-template <key_kind Kind, class U>
-__global__ void __launch_bounds__(histogram_shape<U>::block) histogram_kernel(
+template <key_kind Kind, class U, int Parts>
+__global__ void __launch_bounds__(histogram_shape<U, Parts>::block) histogram_kernel(
     const U* keys, std::int64_t n, int passes, sort_options opts, int begin, int end, unsigned long long* hist,
     unsigned* blocks_done, bool in_place, plan* out) {
-  using shape = histogram_shape<U>;
+  using shape = histogram_shape<U, Parts>;
   constexpr int parts = shape::parts, block = shape::block;
   extern __shared__ unsigned counts[];  // [pass][digit][part]
   __shared__ bool last_block;
