@@ -153,14 +153,16 @@ template <class U>
 inline constexpr int histogram_parts_default = sizeof(U) <= 2 ? 32 : 16384 / static_cast<int>(sizeof(U) * radix);
 
 /// The copies for a histogram followed by a kernel that takes `per_sm` bytes of shared memory
-/// per SM: halved (down to 4) until its 3 blocks per SM take no more (+ 8 KiB). The first pass
-/// is a programmatic dependent of the histogram and starts on SMs set up for it; measured
-/// with 64 KiB histograms, float keys (whose passes run 2 blocks of 63 KiB per SM) sorted
-/// 0.27 ms slower at 2^28 than with the earlier 8 KiB ones (session10-round6/7).
+/// per SM: halved (down to 4) while its 3 blocks per SM take more than that + 32 KiB. The
+/// first pass is a programmatic dependent of the histogram and starts on SMs set up for the
+/// histogram's shared memory, leaving it less L1 than it would get alone. Float keys (passes
+/// of 2 x 63 KiB per SM) sorted 0.27 ms slower at 2^28 after 3 x 64 KiB histograms than after
+/// 8 x 8 KiB ones, and regained it with 3 x 32 KiB (session10-round7/8); 8-byte keys (2 x 83
+/// KiB) lost nothing next to 64 KiB and 0.06 ms with 32 KiB, hence the 32 KiB of slack.
 template <class U>
 constexpr int histogram_parts_within(std::size_t per_sm) {
   int parts = histogram_parts_default<U>;
-  while (parts > 4 && 3 * sizeof(unsigned) * sizeof(U) * radix * static_cast<std::size_t>(parts) > per_sm + (8u << 10))
+  while (parts > 4 && 3 * sizeof(unsigned) * sizeof(U) * radix * static_cast<std::size_t>(parts) > per_sm + (32u << 10))
     parts /= 2;
   return parts;
 }
