@@ -660,16 +660,17 @@ class radix_sorter {
     for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].ws = ws_, buffers[i].slot = i;
     std::atomic<std::size_t> next{0};
     for_chunks(pool, [&](std::int64_t c) {
+      leaf_buffers& lb = buffers[static_cast<std::size_t>(c)];
+      // Every worker's buffers up front, by that worker (the pages then lie near it), whether
+      // or not a bucket is left for it: a workspace then holds the same after the same call.
+      lb.reserve(cap, y.v != nullptr);
       for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < leaves.size();) {
         const int d = leaves[i];
-        leaf_buffers& lb = buffers[static_cast<std::size_t>(c)];
         const std::int64_t m = first[d + 1] - first[d];
-        if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes) {
+        if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes)
           split_leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb, cap);
-        } else {
-          lb.reserve(cap, y.v != nullptr);
+        else
           leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb.a(), lb.b(), write_combining_);
-        }
       }
     });
   }
