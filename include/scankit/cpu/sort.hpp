@@ -144,6 +144,23 @@ constexpr std::size_t line_round(std::size_t bytes) { return (bytes + 63) & ~std
 
 }  // namespace detail
 
+namespace detail {
+/// A block that only grows: at_least(b) returns at least b bytes on a 64-byte boundary, the
+/// same block while it is big enough (what it held is then kept), else a new one.
+struct growing_block {
+  raw_buffer<std::byte> p{0};
+  std::size_t bytes = 0;
+  std::byte* at_least(std::size_t b) {
+    if (b > bytes) {
+      p = raw_buffer<std::byte>(0);  // free the old block before the new one
+      p = raw_buffer<std::byte>(static_cast<std::int64_t>(b));
+      bytes = b;
+    }
+    return p.get();
+  }
+};
+}  // namespace detail
+
 /// Host memory that parallel sorts keep from one call to the next: the scratch copy of the
 /// keys (and values) and every worker's bucket buffers, grown when a call needs more and
 /// otherwise reused. A 2^27-key sort touches 0.5 GiB of fresh scratch memory when it allocates
@@ -153,51 +170,30 @@ class sort_workspace {
  public:
   /// The bytes held now.
   std::size_t bytes() const noexcept {
-    std::size_t b = scratch_bytes_;
-    for (const auto& l : leaf_bytes_) b += l;
+    std::size_t b = scratch_.bytes;
+    for (const auto& l : leaves_) b += l.bytes;
     return b;
   }
   /// Frees everything held (the next sort grows it again).
   void release() noexcept {
-    scratch_ = detail::raw_buffer<std::byte>(0);
-    scratch_bytes_ = 0;
+    scratch_ = {};
     leaves_.clear();
-    leaf_bytes_.clear();
   }
 
   // Used by the sorts: a block of at least `bytes`, on a 64-byte boundary, valid until the
   // next call asks for more.
-  std::byte* scratch(std::size_t bytes) {
-    if (bytes > scratch_bytes_) {
-      scratch_ = detail::raw_buffer<std::byte>(0);  // free the old block before the new one
-      scratch_ = detail::raw_buffer<std::byte>(static_cast<std::int64_t>(bytes));
-      scratch_bytes_ = bytes;
-    }
-    return scratch_.get();
-  }
+  std::byte* scratch(std::size_t bytes) { return scratch_.at_least(bytes); }
   /// Makes room for `slots` workers' bucket buffers. Called before the workers start: leaf()
   /// then touches only its own slot, so the workers may call it concurrently.
   void prepare_leaves(std::size_t slots) {
-    while (slots > leaves_.size()) {
-      leaves_.emplace_back(0);
-      leaf_bytes_.push_back(0);
-    }
+    if (slots > leaves_.size()) leaves_.resize(slots);
   }
   /// Worker `slot`'s bucket buffers (slot < the count given to prepare_leaves), as for scratch().
-  std::byte* leaf(std::size_t slot, std::size_t bytes) {
-    if (bytes > leaf_bytes_[slot]) {
-      leaves_[slot] = detail::raw_buffer<std::byte>(0);
-      leaves_[slot] = detail::raw_buffer<std::byte>(static_cast<std::int64_t>(bytes));
-      leaf_bytes_[slot] = bytes;
-    }
-    return leaves_[slot].get();
-  }
+  std::byte* leaf(std::size_t slot, std::size_t bytes) { return leaves_[slot].at_least(bytes); }
 
  private:
-  detail::raw_buffer<std::byte> scratch_{0};
-  std::size_t scratch_bytes_ = 0;
-  std::vector<detail::raw_buffer<std::byte>> leaves_;
-  std::vector<std::size_t> leaf_bytes_;
+  detail::growing_block scratch_;
+  std::vector<detail::growing_block> leaves_;
 };
 
 namespace detail {
@@ -434,10 +430,9 @@ class radix_sorter {
   }
 
  private:
-  /// Per-thread buffers of the bucket sorts, allocated at the first bucket and then reused,
-  /// so that they stay in the cache from one bucket to the next.
-  /// Three buffers of `cap` items, carved from one block: the worker's block of the caller's
-  /// workspace when there is one (slot: the worker), else one of its own.
+  /// A worker's buffers for the bucket sorts, reused from one bucket to the next so that they
+  /// stay in the cache: three of `cap` items, carved from one block, the worker's block of the
+  /// caller's workspace when there is one (slot: the worker), else one of its own.
   struct leaf_buffers {
     sort_workspace* ws = nullptr;
     std::size_t slot = 0;
@@ -687,15 +682,14 @@ class radix_sorter {
     const int top = rest.back();
     const std::vector<int> lower(rest.begin(), rest.end() - 1);
     const pass_fn digit_top = digit_.pass(top);
+    lb.reserve(cap, s.v != nullptr);
     std::array<std::int64_t, radix + 1> first{};
     for (std::int64_t i = 0; i < m; ++i) ++first[digit_top(s.k[i]) + 1];
     if (*std::max_element(first.begin(), first.end()) == m) {  // constant top digit
-      lb.reserve(cap, s.v != nullptr);
       leaf(s, d, m, lower, lb.a(), lb.b(), write_combining_);
       return;
     }
     std::partial_sum(first.begin(), first.end(), first.begin());
-    lb.reserve(cap, s.v != nullptr);
     std::array<std::int64_t, radix> off;
     std::copy_n(first.begin(), radix, off.begin());
     const span a = lb.a();
@@ -704,8 +698,8 @@ class radix_sorter {
       const std::int64_t len = first[q + 1] - first[q];
       if (len == 0) continue;
       if (lower.size() >= 3 && len * item_bytes() > hp_.split_bytes) {
-        // A skewed bucket: the piece is still big; split it too (its buffers: b, c and then a
-        // piece of a, which is not read again).
+        // A skewed bucket: the piece is still big; split it too, in buffers of its own (b and
+        // c hold only ordinary pieces).
         leaf_buffers sub;
         split_leaf(a.at(first[q]), d.at(first[q]), len, lower, sub, len);
       } else {
