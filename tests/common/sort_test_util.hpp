@@ -19,10 +19,10 @@
 
 namespace scankit::test {
 
-enum class key_pattern { random, all_equal, sorted, reversed, few_distinct, special, narrow };
+enum class key_pattern { random, all_equal, sorted, reversed, few_distinct, special, narrow, middle_digits };
 inline constexpr key_pattern all_key_patterns[] = {
-    key_pattern::random,  key_pattern::all_equal,    key_pattern::sorted, key_pattern::reversed,
-    key_pattern::few_distinct, key_pattern::special, key_pattern::narrow};
+    key_pattern::random,       key_pattern::all_equal, key_pattern::sorted, key_pattern::reversed,
+    key_pattern::few_distinct, key_pattern::special,   key_pattern::narrow, key_pattern::middle_digits};
 
 inline const char* name(key_pattern p) {
   switch (p) {
@@ -33,6 +33,7 @@ inline const char* name(key_pattern p) {
     case key_pattern::few_distinct: return "few-distinct";
     case key_pattern::special: return "special";
     case key_pattern::narrow: return "narrow";
+    case key_pattern::middle_digits: return "middle-digits";
   }
   return "?";
 }
@@ -113,6 +114,24 @@ std::vector<K> make_keys(std::int64_t n, key_pattern p) {
       for (auto& x : v) {
         U b = static_cast<U>((base & ~static_cast<U>(0xFF0u)) | static_cast<U>(d(g) << 4));
         if (coin(g)) b = static_cast<U>(b ^ top);
+        std::memcpy(&x, &b, sizeof(K));
+      }
+      break;
+    }
+    case key_pattern::middle_digits: {
+      // Only bits 8..23 (16-bit keys: 8..15) of the keys' sortable bits vary, so a radix sort
+      // skips its first digit pass (and, for 4- and 8-byte keys, its last): a pass other than
+      // the first reads the caller's keys, one other than the last writes the result. For
+      // floats this is what integer-valued data looks like (low mantissa bits zero).
+      using U = typename radix_traits<K>::bits_t;
+      constexpr int lo = sizeof(U) == 1 ? 0 : 8;
+      constexpr int width = sizeof(U) == 1 ? 8 : sizeof(U) == 2 ? 8 : 16;
+      const U mask = static_cast<U>(((std::uint64_t{1} << width) - 1) << lo);
+      const U base = static_cast<U>(random_key_bits<std::uint64_t>());
+      std::uniform_int_distribution<std::uint64_t> d(0, (std::uint64_t{1} << width) - 1);
+      for (auto& x : v) {
+        const U sortable = static_cast<U>((base & static_cast<U>(~mask)) | static_cast<U>(d(g) << lo));
+        const U b = radix_traits<K>::map::from(sortable);
         std::memcpy(&x, &b, sizeof(K));
       }
       break;

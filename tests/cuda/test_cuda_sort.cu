@@ -178,7 +178,7 @@ void pairs_stable(sort_algorithm alg) {
     for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1}) sizes.push_back(k);
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
   for (auto n : sizes)
-    for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::random})
+    for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::middle_digits, key_pattern::random})
       for (bool desc : {false, true}) {
         const sort_options opts{.descending = desc};
         ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, opts, alg, false)));

@@ -182,23 +182,25 @@ struct onesweep_shape {
 /// 0.88-0.89x CUB, results/session8-round12.log), so they kept session 7's late tiles until
 /// session 9, which holds float keys as sortable bits in the early tile (transformed once at
 /// the load and once at the store): no spills at 512 x 22 at 2 blocks per SM (3 still spilled)
-/// or 512 x 16 for doubles. Float and int8 keys with values keep the late 384 x 16 (early, ptxas
-/// spilled 60-144 bytes). int8 keys alone take the early tile at 2 blocks per SM (but without
-/// values and over all 8 bits they are counted instead: run_counting_fill).
+/// or 512 x 16 for doubles. Float and int8 keys with values kept the late 384 x 16 (early, ptxas
+/// spilled 60-144 bytes). Session 11: the sortable bits stay in the buffers between passes
+/// (only the first active pass transforms, only the last transforms back), the transform runs
+/// after the count, and the flags are read where used: float and int8 keys, with or without
+/// values, take the integer keys' shapes without spills. (int8 keys alone over all 8 bits are
+/// counted instead: run_counting_fill.)
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
-  const bool transformed = kind == key_kind::floating || (kind == key_kind::signed_int && key_bytes == 1);
+  (void)kind;  // session 11: float and int8 keys take the integer shapes (sortable bits held)
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
     if (key_bytes >= 8) return {512, 16, 2, true};
-    if (kind == key_kind::floating) return {512, 22, 2, true};
-    return transformed ? onesweep_shape{512, 22, 2, true} : onesweep_shape{512, 22, 3, true};
+    return {512, 22, 3, true};
   }
   // Session 9: one 8-byte side and one 4-byte side staged early at 384 x 16 (ptxas: 80
   // registers, no spills, except int8 keys: 24 bytes); 8-byte keys with 8-byte values spilled
   // 32-40 bytes there and stay late.
   if ((key_bytes == 4 && value_bytes == 8) || (key_bytes == 8 && value_bytes == 4)) return {384, 16, 2, true};
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
-  return transformed ? onesweep_shape{384, 16, 2} : onesweep_shape{384, 28, 2, true};
+  return {384, 28, 2, true};
 }
 
 /// The smallest onesweep tile for these sizes over every key kind (sizes the look-back state).
@@ -435,30 +437,32 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   const std::int64_t tiles = ceil_div(portion_end - portion_begin, tile);
   const int lane = threadIdx.x & 31, first = (threadIdx.x >> 5) * 32 * Items + lane;
 
-  // Load, warp-striped (each warp instruction reads 32 consecutive keys). (Keeping signed and
-  // float keys as ordered bits between load and store, so that a digit is a shift and a mask,
-  // pushed ptxas past the 56-register budget into spills; the order transform is recomputed.)
+  // Float and int8 keys staged early are held (in registers, in shared memory, and in the buffers
+  // between passes) as their sortable bits: ordered, and complemented for a descending sort.
+  // The digit is then a shift and a mask; the first active pass transforms the keys it reads
+  // (raw_in) and the last one transforms back what it writes (raw_out), so a middle pass is a
+  // plain unsigned pass. The transform runs after the count (the count takes each raw key's
+  // digit): transformed right at the load, ptxas spilled 84 bytes at 512 x 22 and 3 blocks per
+  // SM (session 11). Integer keys stay raw: for them holding sortable bits made ptxas spill.
+  // The flags are read from the plan where they are used (L1 hits): kept in registers across
+  // the count, they made ptxas spill 16 bytes at 512 x 22 and 3 blocks per SM.
+  constexpr bool hold_sortable =
+      StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1));
+  const auto raw_in = [&] { return !hold_sortable || pl->raw_in[pass] != 0; };
+  const auto raw_out = [&] { return !hold_sortable || pl->raw_out[pass] != 0; };
+
+  // Load, warp-striped (each warp instruction reads 32 consecutive keys).
   U key[Items];
   if (tile_n == tile) {
 #pragma unroll
     for (int j = 0; j < Items; ++j) key[j] = src[tile_begin + first + j * 32];
   } else {
-    // Padding: a key of the pass's highest digit.
-    const U pad = ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip));
+    // Padding: a key of the pass's highest digit (all ones as sortable bits).
+    const U pad = raw_in() ? ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip)) : static_cast<U>(~U{0});
 #pragma unroll
     for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
   const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
-  // Float keys staged early are held (in registers and in shared memory) as their sortable
-  // bits: ordered, and complemented for a descending sort. The digit is then a shift and a
-  // mask, and the order transform runs twice per key (at the load and at the store) instead of
-  // at every use of the digit, which keeps the early tile free of spills (ptxas spilled 84-144
-  // bytes otherwise). Integer keys stay raw: for them holding sortable bits made ptxas spill.
-  constexpr bool hold_sortable = StageEarly && Kind == key_kind::floating;
-  if constexpr (hold_sortable) {
-#pragma unroll
-    for (int j = 0; j < Items; ++j) key[j] = dig.sortable(key[j]);
-  }
   // Values, into registers (every load in flight at once): staged early, loaded with the keys
   // so that they are in flight during the count and the ranking; staged late, loaded after the
   // ranking so that their round trip overlaps the look-back.
@@ -478,7 +482,13 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
 
   // Count and publish this tile's aggregate (tile 0's is already its inclusive prefix).
   const auto key_digit = [&](U k) { return hold_sortable ? dig.of_sortable(k) : dig(k); };
-  unsigned count = ranker::count(s.u.rank, key, key_digit);
+  unsigned count = ranker::count(s.u.rank, key, [&](U k) { return raw_in() ? dig(k) : key_digit(k); });
+  if constexpr (hold_sortable) {
+    if (raw_in()) {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) key[j] = dig.sortable(key[j]);
+    }
+  }
   if (threadIdx.x == pad_digit) count -= pads;
   if (threadIdx.x < radix)
     store_relaxed_u32(state + tile_id * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
@@ -515,16 +525,21 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // digit's offset plus its position, read in order so that runs of a digit are coalesced.
     [[maybe_unused]] V* dst_values = nullptr;
     if constexpr (has_values<V>) dst_values = pick(buf.values, to);
+    const auto store_tile = [&](auto stored_bits) {
 #pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int i = static_cast<int>(threadIdx.x) + j * Block;
-      if (i < tile_n) {
-        const U k = s.keys[i];
-        const long long at = s.offset[key_digit(k)] + i;
-        dst[at] = hold_sortable ? dig.raw(k) : k;
-        if constexpr (has_values<V>) dst_values[at] = s.values[i];
+      for (int j = 0; j < Items; ++j) {
+        const int i = static_cast<int>(threadIdx.x) + j * Block;
+        if (i < tile_n) {
+          const U k = s.keys[i];
+          const long long at = s.offset[key_digit(k)] + i;
+          dst[at] = stored_bits(k);
+          if constexpr (has_values<V>) dst_values[at] = s.values[i];
+        }
       }
-    }
+    };
+    // Two copies of the loop rather than a select per key: with the select ptxas spilled.
+    if (hold_sortable && raw_out()) store_tile([&](U k) { return dig.raw(k); });
+    else store_tile([](U k) { return k; });
   } else {
     scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n);
   }
