@@ -171,8 +171,8 @@ void keys_every_pattern() {
 template <class K>
 void pairs_stable(sort_algorithm alg) {
   std::vector<std::int64_t> sizes{1, 2, 33, 2047, 2048, 2049, 4095, 4096, 4097, quick() ? 10007 : 100003};
-  for (std::size_t vb : {0, 4, 8, 16})  // the single-block sort's limits with each value size
-    for (std::int64_t t = cuda::detail::radix::small_sort_limit(sizeof(K), vb); std::int64_t k : {t / 2, t / 2 + 1, t, t + 1})
+  for (std::size_t vb : {0, 4, 8, 16})  // the single-block sort's shapes (256, 512, 1024 threads) with each value size
+    for (std::int64_t t = cuda::detail::radix::small_sort_limit(sizeof(K), vb); std::int64_t k : {t / 4, t / 4 + 1, t / 2, t / 2 + 1, t, t + 1})
       sizes.push_back(k);
   for (std::size_t vb : {4, 8, 16})  // onesweep's tile edges with each value size
     for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1}) sizes.push_back(k);

@@ -242,15 +242,31 @@ void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int e
   }
 }
 
-/// n <= small_block * Items: one block, one launch (small_sort_kernel).
-template <key_kind Kind, class U, class V, int Items>
+/// n <= Block * Items: one block, one launch (small_sort_kernel).
+template <key_kind Kind, class U, class V, int Block, int Items>
 void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
-  auto kernel = small_sort_kernel<Kind, U, V, Items>;
-  constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Items>);
+  auto kernel = small_sort_kernel<Kind, U, V, Block, Items>;
+  constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Block, Items>);
   if constexpr (smem > (48u << 10)) allow_dynamic_shared_memory(kernel, smem);
-  kernel<<<1, small_block, smem, r.stream>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1], r.index_values,
-                                             static_cast<int>(r.n), r.options, begin, end, passes);
+  kernel<<<1, Block, smem, r.stream>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1], r.index_values,
+                                       static_cast<int>(r.n), r.options, begin, end, passes);
   SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
+}
+
+/// The single-block sort's shape for n (see small_block): 256 threads with the fewest items
+/// that hold n, then 512 and 1,024 threads with the most items.
+template <key_kind Kind, class U, class V>
+void run_small_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
+  constexpr int most = small_items_max<U, V>();
+  constexpr int b = small_block_min;
+  const std::int64_t n = r.n;
+  if (n <= b) return run_small<Kind, U, V, b, 1>(r, buf, begin, end, passes);
+  if (n <= b * 2) return run_small<Kind, U, V, b, 2>(r, buf, begin, end, passes);
+  if (n <= b * 4) return run_small<Kind, U, V, b, 4>(r, buf, begin, end, passes);
+  if (n <= b * std::min(8, most)) return run_small<Kind, U, V, b, std::min(8, most)>(r, buf, begin, end, passes);
+  if (n <= b * most) return run_small<Kind, U, V, b, most>(r, buf, begin, end, passes);
+  if (n <= 2 * b * most) return run_small<Kind, U, V, 2 * b, most>(r, buf, begin, end, passes);
+  return run_small<Kind, U, V, small_block, most>(r, buf, begin, end, passes);
 }
 
 template <class K, class V>
@@ -285,15 +301,8 @@ void run(const sort_request& r, int begin, int end) {
     }
     return;
   }
-  if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>()) {
-    // The smallest tile that holds n: the ranking's time grows with the items per thread.
-    constexpr int most = small_items_max<U, V>();
-    if (n <= small_block) return run_small<kind, U, V, 1>(r, buf, begin, end, passes);
-    if (n <= small_block * 2) return run_small<kind, U, V, 2>(r, buf, begin, end, passes);
-    if (n <= small_block * 4) return run_small<kind, U, V, 4>(r, buf, begin, end, passes);
-    if (n <= small_block * std::min(8, most)) return run_small<kind, U, V, std::min(8, most)>(r, buf, begin, end, passes);
-    return run_small<kind, U, V, most>(r, buf, begin, end, passes);
-  }
+  if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>())
+    return run_small_shape<kind, U, V>(r, buf, begin, end, passes);
   arena ws(r.workspace, r.workspace_bytes);
   buf.keys[2] = ws.take<U>(n);
   buf.values[2] = take_values<V>(ws, n);

@@ -683,11 +683,16 @@ __global__ void split_kernel(const U* src_k, U* dst_k, const V* src_v, V* dst_v,
 // ---------------------------------------------------------------------------------------
 // small inputs: one block, every pass in shared memory, one launch
 
-/// The single-block sort's shape: 1024 threads (the most an SM runs in one block) so that each
-/// warp ranks few items in a row. The host driver (run in sort.cuh) takes the smallest tile of
-/// 1, 2, 4, 8 or small_items_max items per thread that holds n: from about 4,096 keys the
-/// kernel's time grows with the items (one SM's instruction rate, measured in session 9).
+/// The single-block sort's shapes. Each pass fills and scans a table of counters per warp and
+/// digit, so fewer warps make a pass cheaper: in session 11 (tools/experiments/
+/// session11_small_sort.cu, results/session11-round4.log) a pass over 4,096 uint32 keys took
+/// 2.30 us with 1,024 threads x 4 keys, 1.82 with 512 x 8 and 1.81 with 256 x 16; over 2,048
+/// uint64 keys 1.69 / 1.40 / 1.31 us (1,024 / 512 / 256 threads). So the host driver (run in
+/// sort.cuh) takes 256 threads with the smallest of 1, 2, 4, 8 or small_items_max items per
+/// thread that holds n, and only larger n take 512 or 1,024 threads (small_block, the most an
+/// SM runs in one block) with small_items_max items.
 inline constexpr int small_block = 1024;
+inline constexpr int small_block_min = 256;  // count_then_rank needs a thread per digit
 /// The largest items per thread: the keys and values of a tile must fit the registers of
 /// 1024 threads (64 each) and the shared memory of one SM.
 constexpr int small_items_max(std::size_t key_bytes, std::size_t value_bytes) {
@@ -704,27 +709,27 @@ constexpr std::int64_t small_sort_limit(std::size_t key_bytes, std::size_t value
   return std::int64_t{small_block} * small_items_max(key_bytes, value_bytes);
 }
 
-template <class U, class V, int Items>
+template <class U, class V, int Block, int Items>
 struct small_sort_storage {
-  static constexpr int tile = small_block * Items;
-  typename count_then_rank<small_block, Items>::storage rank;
+  static constexpr int tile = Block * Items;
+  typename count_then_rank<Block, Items>::storage rank;
   U keys[tile];
   std::conditional_t<has_values<V>, V, char> values[has_values<V> ? tile : 1];
   int constant_digit[max_passes];  // per pass, so that no flag is reset while being read
 };
 
-/// Sorts n <= small_block * Items keys (and values). Every pass: count the digits, rank, and
+/// Sorts n <= Block * Items keys (and values). Every pass: count the digits, rank, and
 /// write each key (and value) at its rank in shared memory; then read the tile back
 /// warp-striped, now in this digit's order. Slots past n hold a key whose digit is the highest
 /// in every pass: being last in input order, stable ranking keeps them last.
-template <key_kind Kind, class U, class V, int Items>
-__global__ void __launch_bounds__(small_block, 1)
+template <key_kind Kind, class U, class V, int Block, int Items>
+__global__ void __launch_bounds__(Block, 1)
 small_sort_kernel(const U* keys_in, U* keys_out, const V* values_in, V* values_out,
                   bool index_values, int n, sort_options opts, int begin, int end, int passes) {
-  using ranker = count_then_rank<small_block, Items>;
-  constexpr int tile = small_block * Items;
+  using ranker = count_then_rank<Block, Items>;
+  constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<small_sort_storage<U, V, Items>*>(smem_raw);
+  auto& s = *reinterpret_cast<small_sort_storage<U, V, Block, Items>*>(smem_raw);
   const int first = (threadIdx.x >> 5) * 32 * Items + (threadIdx.x & 31);
   // Keys are held as their sortable bits (digit_of::sortable; the flip is every pass's), so
   // that a digit is a shift and a mask; the padding is all ones, the highest digit of every pass.
