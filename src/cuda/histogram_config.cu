@@ -11,10 +11,7 @@ namespace {
 
 /// Shared memory a block may opt in to on the current device (227 KiB on the H100).
 std::size_t optin_shared_bytes() {
-  int dev = 0, bytes = 0;
-  SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  return static_cast<std::size_t>(bytes);
+  return static_cast<std::size_t>(detail::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 int floor_pow2(std::int64_t x) {

@@ -1,6 +1,8 @@
 // Non-template parts of the CUDA scan: block-size rules, workspace sizes, the workspace class.
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "scankit/cuda/scan.cuh"
@@ -9,32 +11,16 @@ namespace scankit::cuda {
 
 namespace detail {
 
-bool device_has_dependent_launch() {
+int device_attribute(cudaDeviceAttr attr) {
   static std::mutex lock;
-  static std::vector<signed char> known;  // per device: -1 not looked up yet, else 0 or 1
-  const int dev = current_device();
+  static std::map<std::pair<int, int>, int> known;  // (device, attribute) -> value
+  const auto key = std::make_pair(current_device(), static_cast<int>(attr));
   std::lock_guard<std::mutex> guard(lock);
-  if (static_cast<std::size_t>(dev) >= known.size()) known.resize(static_cast<std::size_t>(dev) + 1, -1);
-  if (known[dev] < 0) {
-    int major = 0;
-    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    known[dev] = major >= 9 ? 1 : 0;
-  }
-  return known[dev] == 1;
-}
-
-int device_sm_count() {
-  static std::mutex lock;
-  static std::vector<int> known;  // per device: 0 not looked up yet
-  const int dev = current_device();
-  std::lock_guard<std::mutex> guard(lock);
-  if (static_cast<std::size_t>(dev) >= known.size()) known.resize(static_cast<std::size_t>(dev) + 1, 0);
-  if (known[dev] == 0) {
-    int sms = 0;
-    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    known[dev] = sms > 0 ? sms : 1;
-  }
-  return known[dev];
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  int value = 0;
+  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
+  known.emplace(key, value);
+  return value;
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {

@@ -793,6 +793,15 @@ void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, co
   sorter.sort({keys, values}, {reinterpret_cast<K*>(base), values ? reinterpret_cast<V*>(base + kb) : nullptr}, n, t,
               true);
 }
+
+/// The public parallel sorts: the arguments checked (nothing written when they are bad), then
+/// radix_sort with the caller's workspace or none.
+template <class K, class V>
+void checked_radix_sort(K* keys, V* values, bool with_values, std::int64_t n, const sort_options& opts,
+                        const char* where, sort_workspace* ws) {
+  check_sort_args(keys, values, with_values, n, where);
+  radix_sort(keys, values, n, opts, where, ws);
+}
 }  // namespace detail
 
 /// Serial reference: std::stable_sort of the keys by their ordered bits.
@@ -833,35 +842,27 @@ void sort_pairs_serial(K* keys, V* values, std::int64_t n, const sort_options& o
 /// Parallel radix sort of keys (see the design notes above).
 template <class K>
 void sort_keys_parallel(K* keys, std::int64_t n, const sort_options& opts = {}) {
-  constexpr const char* where = "scankit::cpu::sort_keys_parallel";
-  detail::check_sort_args<K, int>(keys, nullptr, false, n, where);
-  detail::radix_sort<K, int>(keys, nullptr, n, opts, where);
+  detail::checked_radix_sort<K, int>(keys, nullptr, false, n, opts, "scankit::cpu::sort_keys_parallel", nullptr);
 }
 
 /// Parallel radix sort of key-value pairs: values move with their keys; stable.
 template <class K, class V>
 void sort_pairs_parallel(K* keys, V* values, std::int64_t n, const sort_options& opts = {}) {
   static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
-  constexpr const char* where = "scankit::cpu::sort_pairs_parallel";
-  detail::check_sort_args(keys, values, true, n, where);
-  detail::radix_sort(keys, values, n, opts, where);
+  detail::checked_radix_sort(keys, values, true, n, opts, "scankit::cpu::sort_pairs_parallel", nullptr);
 }
 
 /// sort_keys_parallel with its scratch memory taken from (and kept in) `ws`.
 template <class K>
 void sort_keys_parallel(K* keys, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
-  constexpr const char* where = "scankit::cpu::sort_keys_parallel";
-  detail::check_sort_args<K, int>(keys, nullptr, false, n, where);
-  detail::radix_sort<K, int>(keys, nullptr, n, opts, where, &ws);
+  detail::checked_radix_sort<K, int>(keys, nullptr, false, n, opts, "scankit::cpu::sort_keys_parallel", &ws);
 }
 
 /// sort_pairs_parallel with its scratch memory taken from (and kept in) `ws`.
 template <class K, class V>
 void sort_pairs_parallel(K* keys, V* values, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
   static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
-  constexpr const char* where = "scankit::cpu::sort_pairs_parallel";
-  detail::check_sort_args(keys, values, true, n, where);
-  detail::radix_sort(keys, values, n, opts, where, &ws);
+  detail::checked_radix_sort(keys, values, true, n, opts, "scankit::cpu::sort_pairs_parallel", &ws);
 }
 
 /// The permutation that sorts `keys` (stably): keys[result[0]] is the smallest key.

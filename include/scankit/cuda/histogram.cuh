@@ -34,13 +34,12 @@ int resident_grid(Kernel kernel, int block, std::size_t smem) {
   if (smem > 48 * 1024) {
     // Opt in to the device's whole per-block limit (not just smem): a later call of the same
     // kernel with a smaller histogram must not lower the limit an earlier, cached one needs.
-    int optin = 0;
-    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const int optin = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
   }
-  int per_sm = 0, sms = 0;
+  int per_sm = 0;
   SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
-  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const int sms = device_sm_count();
   if (per_sm < 1)
     throw invalid_argument("scankit::cuda::histogram: a block of " + std::to_string(block) +
                            " threads with " + std::to_string(smem) +

@@ -72,7 +72,7 @@ V* take_values(arena& ws, std::int64_t n) {
 template <class U>
 unsigned histogram_grid(std::int64_t n) {
   const std::int64_t waves = std::int64_t{12} * device_sm_count();
-  constexpr int block = histogram_shape<U, 1>::block;
+  constexpr int block = histogram_shape<1>::block;
   const std::int64_t want = std::max<std::int64_t>(
       std::min<std::int64_t>(ceil_div(n * static_cast<std::int64_t>(sizeof(U)), block * 64), waves),
       ceil_div(n, std::int64_t{1} << 30));
@@ -88,7 +88,7 @@ void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_op
                         cudaStream_t s) {
   unsigned* blocks_done = reinterpret_cast<unsigned*>(hist + max_passes * radix);
   clear_async(hist, zero_bytes, s);
-  using shape = histogram_shape<U, Parts>;
+  using shape = histogram_shape<Parts>;
   const std::size_t smem = shape::smem(passes);
   allow_dynamic_shared_memory(histogram_kernel<Kind, U, Parts>, smem);
   launch_after("launch of radix::histogram_kernel", histogram_kernel<Kind, U, Parts>, histogram_grid<U>(n), shape::block,

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -97,12 +98,14 @@ inline int current_device() {
   return dev;
 }
 
+/// An attribute of the current device, looked up once per device and attribute: small sorts
+/// take a few microseconds, and driver calls made on every launch show in their time.
+int device_attribute(cudaDeviceAttr attr);
 /// Whether the current device has programmatic dependent launch (compute capability 9.0 and
-/// later), looked up once per device: small sorts take a few microseconds, and host calls made
-/// on every launch show in their time.
-bool device_has_dependent_launch();
-/// The current device's multiprocessor count (looked up once per device).
-int device_sm_count();
+/// later).
+inline bool device_has_dependent_launch() { return device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; }
+/// The current device's multiprocessor count.
+inline int device_sm_count() { return std::max(1, device_attribute(cudaDevAttrMultiProcessorCount)); }
 
 /// Lets `kernel` use `bytes` of dynamic shared memory on the current device. The runtime call
 /// is made only when the kernel's limit there is lower (remembered per kernel and device).

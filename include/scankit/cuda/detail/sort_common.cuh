@@ -149,7 +149,7 @@ __device__ __forceinline__ void plan_block(unsigned long long* hist, std::int64_
 /// them apart. 64 KiB of counters, 512 threads, 3 blocks per SM. H100, 2^28 uint32 keys:
 /// 0.533 ms with one copy, 0.397 ms with 16 (90% of a read at copy speed); uint64: 0.527 ->
 /// 0.484 ms with 8 (tools/experiments/session10_histogram.cu, docs/results/session10-round3.log).
-template <class U, int Parts>
+template <int Parts>
 struct histogram_shape {
   static constexpr int block = 512;
   static constexpr int parts = Parts;
@@ -180,10 +180,10 @@ constexpr int histogram_parts_within(std::size_t per_sm) {
 /// (blocks_done, zeroed, counts them) then makes the plan, which saves the launch of a kernel
 /// of its own.
 template <key_kind Kind, class U, int Parts>
-__global__ void __launch_bounds__(histogram_shape<U, Parts>::block) histogram_kernel(
+__global__ void __launch_bounds__(histogram_shape<Parts>::block) histogram_kernel(
     const U* keys, std::int64_t n, int passes, sort_options opts, int begin, int end, unsigned long long* hist,
     unsigned* blocks_done, bool in_place, plan* out) {
-  using shape = histogram_shape<U, Parts>;
+  using shape = histogram_shape<Parts>;
   constexpr int parts = shape::parts, block = shape::block;
   extern __shared__ unsigned counts[];  // [pass][digit][part]
   __shared__ bool last_block;
