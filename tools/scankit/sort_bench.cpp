@@ -487,9 +487,11 @@ bool verify_case(std::mt19937_64& g, const std::vector<std::string>& rows, std::
   auto ref_v = vals;
   if constexpr (pairs) cpu::sort_pairs_serial(ref_k.data(), ref_v.data(), n, opts);
   else cpu::sort_keys_serial(ref_k.data(), n, opts);
-  what = fmt::format("n = {}, value bytes {}, {}, bits [{}, {})", n, pairs ? sizeof(V) : 0,
-                     opts.descending ? "descending" : "ascending", opts.begin_bit, opts.end_bit);
+  const std::string params = fmt::format("n = {}, value bytes {}, {}, bits [{}, {}), narrowed to {} bits", n,
+                                         pairs ? sizeof(V) : 0, opts.descending ? "descending" : "ascending",
+                                         opts.begin_bit, opts.end_bit, bits);
   for (const auto& r : rows) {
+    what = r + ": " + params;  // named before the call, so that a call that throws names its case
     auto k = keys;
     std::vector<V> v;
     if constexpr (pairs) v = vals;
@@ -506,7 +508,6 @@ bool verify_case(std::mt19937_64& g, const std::vector<std::string>& rows, std::
       continue;
     }
     if (!same_bytes(k, ref_k) || (pairs && !same_bytes(v, ref_v))) {
-      what = r + ": " + what;
       return false;
     }
   }
@@ -532,7 +533,12 @@ int run_sort_verify(const sort_verify_options& o) {
     const std::string t = types[g() % types.size()];
     const int vb = std::array{0, 4, 8, 16}[g() % 4];
     std::string what;
-    const bool ok = with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what); });
+    bool ok = false;
+    try {
+      ok = with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what); });
+    } catch (const std::exception& e) {  // a failed call: say which case, then go on
+      what += fmt::format(" | error: {}", e.what());
+    }
     if (!ok) {
       ++failures;
       std::cout << fmt::format("FAIL case {}: keys {} | {}\n", c, t, what);

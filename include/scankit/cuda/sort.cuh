@@ -107,8 +107,7 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
   constexpr std::int64_t tile = shape.tile();
   auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks, shape.stage_early>;
   constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items, shape.stage_early>);
-  if constexpr (smem > (48u << 10))
-    allow_dynamic_shared_memory(kernel, smem);
+  allow_dynamic_shared_memory(kernel, smem);  // static shared memory comes on top of smem
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
   // The histograms and the first launch's look-back words are adjacent: one clear zeroes both;
@@ -247,7 +246,7 @@ template <key_kind Kind, class U, class V, int Block, int Items>
 void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
   auto kernel = small_sort_kernel<Kind, U, V, Block, Items>;
   constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Block, Items>);
-  if constexpr (smem > (48u << 10)) allow_dynamic_shared_memory(kernel, smem);
+  allow_dynamic_shared_memory(kernel, smem);
   kernel<<<1, Block, smem, r.stream>>>(buf.keys[0], buf.keys[1], buf.values[0], buf.values[1], r.index_values,
                                        static_cast<int>(r.n), r.options, begin, end, passes);
   SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");

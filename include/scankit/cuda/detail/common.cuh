@@ -18,6 +18,10 @@
 namespace scankit::cuda::detail {
 
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  // A failed call also sets the runtime's last error; reset it, or the next launch's check
+  // (cudaGetLastError) reports this failure again against the wrong kernel (session 11: a
+  // failed histogram launch resurfaced as a failed clear_kernel launch in the next sort).
+  (void)cudaGetLastError();
   throw cuda_error(static_cast<int>(e), std::string("CUDA error in ") + call + " (" + file + ":" +
                                             std::to_string(line) + "): " + cudaGetErrorName(e) +
                                             ": " + cudaGetErrorString(e));
