@@ -63,12 +63,12 @@ __host__ __device__ inline digit_of<Kind, U> make_digit(const sort_options& o, i
 /// in-place sort (input == output) with an odd number of active passes needs a final copy.
 /// Kernels that hold keys as their sortable bits (onesweep with float keys) also leave them
 /// that way between passes, so that a middle pass is a plain unsigned pass: only the first
-/// active pass reads raw keys (raw_in) and only the last one writes raw keys (raw_out).
+/// active pass reads raw keys (the one whose src is still buffer 0: no pass writes there) and
+/// only the last one writes raw keys (raw_out).
 struct plan {
   int active[max_passes];
   int src[max_passes];
   int dst[max_passes];
-  int raw_in[max_passes];   // no earlier pass is active: the pass reads the caller's raw keys
   int raw_out[max_passes];  // no later pass is active: the pass writes raw keys
   int final_copy;  // copy buffer 2 -> 1 at the end
 };
@@ -95,7 +95,6 @@ __host__ __device__ inline void make_plan(plan& p, const bool* active, int passe
     p.active[i] = a ? 1 : 0;
     p.src[i] = cur;
     p.dst[i] = next;
-    p.raw_in[i] = j == 0 ? 1 : 0;
     if (a) {
       cur = next;
       next = (cur == 1) ? 2 : 1;

@@ -454,7 +454,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // the count, they made ptxas spill 16 bytes at 512 x 22 and 3 blocks per SM.
   constexpr bool hold_sortable =
       StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1));
-  const auto raw_in = [&] { return !hold_sortable || pl->raw_in[pass] != 0; };
+  const auto raw_in = [&] { return !hold_sortable || pl->src[pass] == 0; };  // the caller's keys
   const auto raw_out = [&] { return !hold_sortable || pl->raw_out[pass] != 0; };
 
   // Load, warp-striped (each warp instruction reads 32 consecutive keys).
