@@ -64,6 +64,16 @@
 //     left is split once more by its top digit (split_leaf) into L2-sized pieces of L1 size,
 //     each then sorted as above: the passes over a 2 MiB bucket and two 2 MiB buffers ran from
 //     L3 on a host with 2 MiB of L2 per core.
+//   * A bucket or piece that fits the cache (at most split_bytes) is staged: its last pass
+//     writes one of the thread's buffers, which then goes to the destination with streaming
+//     stores. Its digit ranges are a few items long, so plain stores into the destination
+//     would first read almost every line of it from DRAM, and the line_writer would find no
+//     whole lines. On the 16-core host the bucket sorts took 103-110 ms instead of 113-125
+//     at 2^27 uint32 (docs/PERFORMANCE.md, session 12).
+//   * Large inputs are cut into up to 4 chunks per worker (hybrid_params::chunks_per_worker),
+//     not one: the host's threads do not run at one speed (one read of the keys, cut into 16
+//     chunks, had chunks taking 10-25 ms), and with one chunk each the slowest sets the time
+//     of the survey and the MSD pass. TBB hands the chunks out as workers come free.
 //   * sort_workspace keeps the scratch buffer and the bucket buffers between calls; without
 //     one each call allocates (and page-faults) its own.
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
@@ -141,6 +151,35 @@ struct raw_buffer {
 /// Bytes rounded up to a whole number of 64-byte lines: the arrays carved out of one block
 /// each start on a line.
 constexpr std::size_t line_round(std::size_t bytes) { return (bytes + 63) & ~std::size_t{63}; }
+
+/// Copies `bytes` bytes to memory that will not be read again soon: the whole 64-byte lines of
+/// the destination with streaming stores (no read of those lines first), the ragged ends with
+/// plain ones. Streaming stores are weakly ordered: call store_fence() before other threads
+/// may read the destination.
+inline void stream_bytes(void* dst, const void* src, std::size_t bytes) {
+  auto* o = static_cast<unsigned char*>(dst);
+  const auto* i = static_cast<const unsigned char*>(src);
+#if defined(__SSE2__)
+  const std::size_t head = std::min(bytes, (64 - reinterpret_cast<std::uintptr_t>(o) % 64) % 64);
+  std::memcpy(o, i, head);
+  o += head, i += head, bytes -= head;
+  for (; bytes >= 64; bytes -= 64, o += 64, i += 64) {
+    auto* to = reinterpret_cast<__m128i*>(o);
+    const auto* from = reinterpret_cast<const __m128i*>(i);
+    _mm_stream_si128(to, _mm_loadu_si128(from));
+    _mm_stream_si128(to + 1, _mm_loadu_si128(from + 1));
+    _mm_stream_si128(to + 2, _mm_loadu_si128(from + 2));
+    _mm_stream_si128(to + 3, _mm_loadu_si128(from + 3));
+  }
+#endif
+  std::memcpy(o, i, bytes);
+}
+
+inline void store_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 }  // namespace detail
 
@@ -317,6 +356,10 @@ struct hybrid_params {
   /// A bucket of more bytes than this, with at least three digits left, is split once more by
   /// its top digit before its LSD passes, so that those run on pieces the size of an L1 cache.
   std::int64_t split_bytes = std::int64_t{256} << 10;
+  /// Large inputs are cut into up to this many chunks per worker (each chunk's items going to
+  /// 256 ranges of their own), so that a worker slowed down by something else on the host
+  /// holds up the read and the scatter less: TBB hands the chunks out as workers come free.
+  std::int64_t chunks_per_worker = 4;
 };
 
 /// The passes of the radix sort over an array and a scratch array of the same size.
@@ -326,6 +369,12 @@ class radix_sorter {
   using pass_fn = typename digit_fn<K>::of_pass;
 
  public:
+  /// How a bucket sort's last pass writes its destination: with plain stores; through the
+  /// line_writer (streaming whole lines; for buckets too big for the cache); or, staged, into
+  /// a buffer in the cache and from there to the destination with stream_bytes (for buckets
+  /// that fit the cache, whose digit ranges are too short for whole lines: this skips the
+  /// read of every destination line that plain stores cost).
+  enum class out_mode { plain, combine, staged };
   /// Items [0, n) of a keys array and its values array (v: nullptr for keys only).
   struct span {
     K* k;
@@ -461,6 +510,11 @@ class radix_sorter {
     return static_cast<std::int64_t>(sizeof(K) + (with_values_ ? sizeof(V) : 0));
   }
   bool hybrid_size(std::int64_t n) const { return n * item_bytes() >= hp_.min_bytes; }
+  /// How a bucket sort of m items writes its destination (see out_mode).
+  out_mode leaf_out(std::int64_t m) const {
+    if (!write_combining_) return out_mode::plain;
+    return m * item_bytes() <= hp_.split_bytes ? out_mode::staged : out_mode::combine;
+  }
   /// The passes among `passes` in which some bit of `varying` falls.
   std::vector<int> varying_of(const std::vector<int>& passes, U varying) const {
     std::vector<int> v;
@@ -470,8 +524,13 @@ class radix_sorter {
     }
     return v;
   }
+  /// One chunk below 2^16 items; else one per worker, and more (up to chunks_per_worker each)
+  /// while every (chunk, digit) range still averages 16 KiB of keys, so that the lines cut at
+  /// the ranges' edges stay few.
   std::int64_t chunks_for(std::int64_t n) const {
-    return n < (std::int64_t{1} << 16) ? 1 : std::min<std::int64_t>(workers_, n);
+    if (n < (std::int64_t{1} << 16)) return 1;
+    const std::int64_t by_size = n * static_cast<std::int64_t>(sizeof(K)) / (radix * (std::int64_t{16} << 10));
+    return std::min(n, std::max(workers_, std::min(workers_ * std::max<std::int64_t>(1, hp_.chunks_per_worker), by_size)));
   }
   static std::int64_t chunk_begin(std::int64_t n, std::int64_t chunks, std::int64_t c) { return n * c / chunks; }
 
@@ -665,8 +724,9 @@ class radix_sorter {
         if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes)
           split_leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb, cap);
         else
-          leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb.a(), lb.b(), write_combining_);
+          leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb.a(), lb.b(), leaf_out(m));
       }
+      store_fence();  // the staged copies' streaming stores, before the join publishes them
     });
   }
 
@@ -675,8 +735,8 @@ class radix_sorter {
   /// digits below with leaf(), in buffers b and c, into its range of d. At 2^27 uint32 keys a
   /// bucket is 2 MiB and its pieces 8 KiB: the leaf's three passes over 2 MiB buffers ran
   /// from L3 (the two buffers and the bucket outgrow a 2 MiB L2); the pieces' two passes stay
-  /// in L1. The last passes write d with plain stores: a piece's digit ranges are shorter than
-  /// a line, so write-combining would not find whole lines.
+  /// in L1. The last passes are staged (out_mode): a piece's digit ranges are shorter than a
+  /// line, so the line_writer would not find whole lines.
   void split_leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, leaf_buffers& lb,
                   std::int64_t cap) const {
     const int top = rest.back();
@@ -686,7 +746,7 @@ class radix_sorter {
     std::array<std::int64_t, radix + 1> first{};
     for (std::int64_t i = 0; i < m; ++i) ++first[digit_top(s.k[i]) + 1];
     if (*std::max_element(first.begin(), first.end()) == m) {  // constant top digit
-      leaf(s, d, m, lower, lb.a(), lb.b(), write_combining_);
+      leaf(s, d, m, lower, lb.a(), lb.b(), leaf_out(m));
       return;
     }
     std::partial_sum(first.begin(), first.end(), first.begin());
@@ -703,16 +763,16 @@ class radix_sorter {
         leaf_buffers sub;
         split_leaf(a.at(first[q]), d.at(first[q]), len, lower, sub, len);
       } else {
-        leaf(a.at(first[q]), d.at(first[q]), len, lower, lb.b(), lb.c(), false);
+        leaf(a.at(first[q]), d.at(first[q]), len, lower, lb.b(), lb.c(), leaf_out(len));
       }
     }
   }
 
   /// Serial LSD sort of one bucket of m items by the passes `rest`, from s to d (which may
   /// be s), in the cache: one read counts every digit, the passes ping-pong between the
-  /// buffers a and b (m items each) with plain stores, and only the last one writes d,
-  /// streaming when `stream_out`.
-  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, span a, span b, bool stream_out) const {
+  /// buffers a and b (m items each) with plain stores, and only the last one writes d, as
+  /// `out` says.
+  void leaf(span s, span d, std::int64_t m, const std::vector<int>& rest, span a, span b, out_mode out) const {
     const std::size_t np = rest.size();
     const auto [shift, mask] = shifts_and_masks(rest);
     std::array<std::array<std::uint32_t, radix>, sizeof(K)> h;  // m < 2^31
@@ -745,8 +805,20 @@ class radix_sorter {
       }
       // Streaming stores only for the last pass: its output is not read again soon, while
       // the buffers' lines are, and must stay in the cache.
-      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && stream_out);
+      scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && out == out_mode::combine);
     };
+    if (out == out_mode::staged) {
+      // As below with b in d's place (the pass before the last writes a), then b to d.
+      span from = s;
+      for (int q = 0; q < r; ++q) {
+        const span to = (r - 1 - q) % 2 == 1 ? a : b;
+        pass(from, to, act[static_cast<std::size_t>(q)], false);
+        from = to;
+      }
+      stream_bytes(d.k, b.k, static_cast<std::size_t>(m) * sizeof(K));
+      if (s.v) stream_bytes(d.v, b.v, static_cast<std::size_t>(m) * sizeof(V));
+      return;
+    }
     if (r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
       pass(s, a, act[0], false);
       std::memcpy(static_cast<void*>(d.k), a.k, static_cast<std::size_t>(m) * sizeof(K));
