@@ -222,7 +222,7 @@ void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int e
   int cur = 0;
   const unsigned grid = grid_for(ceil_div(n, 256), 8192);
   for (int b = 0; b < bits; ++b) {
-    const digit_of<Kind, U> bit{r.options.descending ? static_cast<U>(~U{0}) : U{0}, begin + b, 1u};
+    const auto bit = digit_of<Kind, U>::make(r.options.descending ? static_cast<U>(~U{0}) : U{0}, begin + b, 1u);
     split_flags_kernel<Kind, U, count_t><<<grid, 256, 0, s>>>(buf.keys[cur], n, bit, flags);
     SCANKIT_LAUNCH_CHECK("radix::split_flags_kernel");
     scan(flags, flags, n, sum<count_t>{}, scan_kind::exclusive, count_t{0}, scan_ws, scan_bytes, s,

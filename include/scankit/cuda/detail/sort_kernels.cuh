@@ -339,6 +339,10 @@ struct count_then_rank {
 template <class U, class V, int Block, int Items, bool StageEarly>
 struct onesweep_storage {
   using value_slot = std::conditional_t<has_values<V>, V, U>;
+  /// Whether the scatter addresses its stores from per-digit output bases (below) rather than
+  /// per-digit 64-bit offsets. Not for values wider than the keys: 4-byte keys with 8-byte
+  /// values at 512 x 14 then spilled 24 bytes (ptxas, session 12).
+  static constexpr bool out_bases = StageEarly && !(has_values<V> && sizeof(V) > sizeof(U));
   static constexpr int tile = Block * Items;
   union {
     typename count_then_rank<Block, Items>::storage rank;  // until the offsets are taken
@@ -347,7 +351,13 @@ struct onesweep_storage {
   } u;
   U keys[StageEarly ? tile : 1];
   value_slot values[StageEarly && has_values<V> ? tile : 1];
-  long long offset[radix];  // global position of the digit's first key minus its tile start
+  // Staged late: per digit, the global position of the digit's first key minus its tile start.
+  long long offset[out_bases ? 1 : radix];
+  // Staged early: per digit, that position as an address in the output keys (and values), so
+  // that a key's store address is one multiply-add of its tile position onto a 64-bit base
+  // (with a 64-bit offset it took four integer instructions per key).
+  U* key_out[out_bases ? radix : 1];
+  value_slot* value_out[out_bases && has_values<V> ? radix : 1];
   unsigned char digit[has_values<V> && !StageEarly ? tile : 1];
 };
 
@@ -521,31 +531,49 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
       store_relaxed_u32(state + tile_id * radix + d, status_prefix | (exclusive + count));
     }
     const unsigned long long start = base_in[d] + exclusive;
-    s.offset[d] = static_cast<long long>(start) - s.u.rank.digit_start[d];
+    // At least 0: no tile holds more keys below digit d than the whole input does.
+    const long long out_offset = static_cast<long long>(start) - s.u.rank.digit_start[d];
+    if constexpr (std::remove_reference_t<decltype(s)>::out_bases) {
+      s.key_out[d] = dst + out_offset;
+      if constexpr (has_values<V>) s.value_out[d] = pick(buf.values, to) + out_offset;
+    } else {
+      s.offset[d] = out_offset;
+    }
     if (tile_id == tiles - 1) base_out[d] = start + count;
   }
   __syncthreads();  // the ranking storage is read for the last time above
 
   if constexpr (StageEarly) {
     // The tile is already in digit order in shared memory: each key (and value) to its
-    // digit's offset plus its position, read in order so that runs of a digit are coalesced.
-    [[maybe_unused]] V* dst_values = nullptr;
-    if constexpr (has_values<V>) dst_values = pick(buf.values, to);
-    const auto store_tile = [&](auto stored_bits) {
+    // digit's output base plus its position, read in order so that runs of a digit are
+    // coalesced. A full tile skips the bounds test (a branch per key).
+    const auto store_tile = [&](auto stored_bits, auto full) {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
         const int i = static_cast<int>(threadIdx.x) + j * Block;
-        if (i < tile_n) {
+        if (decltype(full)::value || i < tile_n) {
           const U k = s.keys[i];
-          const long long at = s.offset[key_digit(k)] + i;
-          dst[at] = stored_bits(k);
-          if constexpr (has_values<V>) dst_values[at] = s.values[i];
+          const unsigned d = key_digit(k);
+          if constexpr (std::remove_reference_t<decltype(s)>::out_bases) {
+            s.key_out[d][i] = stored_bits(k);
+            if constexpr (has_values<V>) s.value_out[d][i] = s.values[i];
+          } else {
+            const long long at = s.offset[d] + i;
+            dst[at] = stored_bits(k);
+            if constexpr (has_values<V>) pick(buf.values, to)[at] = s.values[i];
+          }
         }
       }
     };
-    // Two copies of the loop rather than a select per key: with the select ptxas spilled.
-    if (hold_sortable && raw_out()) store_tile([&](U k) { return dig.raw(k); });
-    else store_tile([](U k) { return k; });
+    // Separate copies of the loop rather than a select per key: with the select ptxas spilled.
+    const auto store = [&](auto stored_bits) {
+      // (Not for the shapes without output bases: 4-byte keys with 8-byte values at 512 x 14
+      // spilled 8 bytes with this second copy of the loop.)
+      if (std::remove_reference_t<decltype(s)>::out_bases && tile_n == tile) store_tile(stored_bits, std::true_type{});
+      else store_tile(stored_bits, std::false_type{});
+    };
+    if (hold_sortable && raw_out()) store([&](U k) { return dig.raw(k); });
+    else store([](U k) { return k; });
   } else {
     scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n);
   }
