@@ -152,6 +152,21 @@ struct raw_buffer {
 /// each start on a line.
 constexpr std::size_t line_round(std::size_t bytes) { return (bytes + 63) & ~std::size_t{63}; }
 
+/// Writes one 64-byte line (`to` on a line boundary) with streaming stores, which skip the read
+/// of the line that an ordinary store would first make.
+inline void stream_line(void* to, const void* from) {
+#if defined(__SSE2__)
+  auto* o = static_cast<__m128i*>(to);
+  const auto* i = static_cast<const __m128i*>(from);
+  _mm_stream_si128(o, _mm_loadu_si128(i));
+  _mm_stream_si128(o + 1, _mm_loadu_si128(i + 1));
+  _mm_stream_si128(o + 2, _mm_loadu_si128(i + 2));
+  _mm_stream_si128(o + 3, _mm_loadu_si128(i + 3));
+#else
+  std::memcpy(to, from, 64);
+#endif
+}
+
 /// Copies `bytes` bytes to memory that will not be read again soon: the whole 64-byte lines of
 /// the destination with streaming stores (no read of those lines first), the ragged ends with
 /// plain ones. Streaming stores are weakly ordered: call store_fence() before other threads
@@ -163,14 +178,7 @@ inline void stream_bytes(void* dst, const void* src, std::size_t bytes) {
   const std::size_t head = std::min(bytes, (64 - reinterpret_cast<std::uintptr_t>(o) % 64) % 64);
   std::memcpy(o, i, head);
   o += head, i += head, bytes -= head;
-  for (; bytes >= 64; bytes -= 64, o += 64, i += 64) {
-    auto* to = reinterpret_cast<__m128i*>(o);
-    const auto* from = reinterpret_cast<const __m128i*>(i);
-    _mm_stream_si128(to, _mm_loadu_si128(from));
-    _mm_stream_si128(to + 1, _mm_loadu_si128(from + 1));
-    _mm_stream_si128(to + 2, _mm_loadu_si128(from + 2));
-    _mm_stream_si128(to + 3, _mm_loadu_si128(from + 3));
-  }
+  for (; bytes >= 64; bytes -= 64, o += 64, i += 64) stream_line(o, i);
 #endif
   std::memcpy(o, i, bytes);
 }
@@ -313,9 +321,7 @@ class line_writer {
       const std::int64_t line_start = p - static_cast<std::int64_t>((base_ + static_cast<std::uintptr_t>(p)) % line_items);
       copy_out(d, std::max(line_start, first_[d]), p);
     }
-#if defined(__SSE2__)
-    _mm_sfence();  // streaming stores are weakly ordered: drain them before the pass ends
-#endif
+    store_fence();  // streaming stores are weakly ordered: drain them before the pass ends
   }
 
  private:
@@ -328,18 +334,7 @@ class line_writer {
       std::memcpy(static_cast<void*>(dst_ + q), lines_[d].bytes + slot * sizeof(T), sizeof(T));
     }
   }
-  static void stream(T* to, const unsigned char* from) {
-#if defined(__SSE2__)
-    auto* o = reinterpret_cast<__m128i*>(to);
-    const auto* i = reinterpret_cast<const __m128i*>(from);
-    _mm_stream_si128(o, _mm_load_si128(i));
-    _mm_stream_si128(o + 1, _mm_load_si128(i + 1));
-    _mm_stream_si128(o + 2, _mm_load_si128(i + 2));
-    _mm_stream_si128(o + 3, _mm_load_si128(i + 3));
-#else
-    std::memcpy(static_cast<void*>(to), from, 64);
-#endif
-  }
+  static void stream(T* to, const unsigned char* from) { stream_line(static_cast<void*>(to), from); }
   T* dst_;
   std::uintptr_t base_;  // dst's address in items: slot of item p = (base_ + p) % line_items
   std::unique_ptr<line[]> lines_;
