@@ -206,7 +206,11 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   // Session 12: 512 x 13 (512 x 14 spilled 8 bytes once the scatter took per-digit bases):
   // 1.00x CUB at 2^28, as 512 x 14 was before (results/session12-round14.log).
   if (key_bytes == 4 && value_bytes == 8) return {512, 13, 2, true};
-  if (key_bytes == 8 && value_bytes == 4) return {384, 16, 2, true};
+  // Session 12: 384 x 18 (ptxas fits it without spills for every 8-byte key kind once the
+  // scatter took per-digit bases): 1.01x CUB at 2^27 against 0.97x at 384 x 16. Integer 4-byte
+  // keys alone at 512 x 24 (3 blocks/SM, no spills) were 1.2% faster at 2^28 but 2.9% slower
+  // at 2^30 (results/session12-round18.log), and stay at 512 x 22.
+  if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, true};
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
   return {384, 28, 2, true};
 }
