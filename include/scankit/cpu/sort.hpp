@@ -524,8 +524,9 @@ class radix_sorter {
   /// the ranges' edges stay few.
   std::int64_t chunks_for(std::int64_t n) const {
     if (n < (std::int64_t{1} << 16)) return 1;
+    const std::int64_t most = workers_ * std::max<std::int64_t>(1, hp_.chunks_per_worker);
     const std::int64_t by_size = n * static_cast<std::int64_t>(sizeof(K)) / (radix * (std::int64_t{16} << 10));
-    return std::min(n, std::max(workers_, std::min(workers_ * std::max<std::int64_t>(1, hp_.chunks_per_worker), by_size)));
+    return std::min(n, std::clamp(by_size, workers_, most));
   }
   static std::int64_t chunk_begin(std::int64_t n, std::int64_t chunks, std::int64_t c) { return n * c / chunks; }
 
@@ -802,31 +803,26 @@ class radix_sorter {
       // the buffers' lines are, and must stay in the cache.
       scatter_run(from.k, from.v, 0, m, to.k, to.v, off, digit_.pass(rest[j]), last && out == out_mode::combine);
     };
-    if (out == out_mode::staged) {
-      // As below with b in d's place (the pass before the last writes a), then b to d.
-      span from = s;
-      for (int q = 0; q < r; ++q) {
-        const span to = (r - 1 - q) % 2 == 1 ? a : b;
-        pass(from, to, act[static_cast<std::size_t>(q)], false);
-        from = to;
-      }
-      stream_bytes(d.k, b.k, static_cast<std::size_t>(m) * sizeof(K));
-      if (s.v) stream_bytes(d.v, b.v, static_cast<std::size_t>(m) * sizeof(V));
-      return;
-    }
-    if (r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
+    const bool staged = out == out_mode::staged;
+    if (!staged && r == 1 && s.k == d.k) {  // in place, one pass: through a buffer and back
       pass(s, a, act[0], false);
       std::memcpy(static_cast<void*>(d.k), a.k, static_cast<std::size_t>(m) * sizeof(K));
       if (s.v) std::memcpy(static_cast<void*>(d.v), a.v, static_cast<std::size_t>(m) * sizeof(V));
       return;
     }
-    // The last pass writes d, the ones before alternate a and b backwards from it, so d
-    // (possibly s) is written only once everything has been read from s.
+    // The last pass writes d (staged: b, which then goes to d), the ones before alternate a
+    // and b backwards from it, so d (possibly s) is written only once everything has been read
+    // from s.
+    const span last = staged ? b : d;
     span from = s;
     for (int q = 0; q < r; ++q) {
-      const span to = q == r - 1 ? d : (r - 1 - q) % 2 == 1 ? a : b;
+      const span to = q == r - 1 ? last : (r - 1 - q) % 2 == 1 ? a : b;
       pass(from, to, act[static_cast<std::size_t>(q)], q == r - 1);
       from = to;
+    }
+    if (staged) {
+      stream_bytes(d.k, b.k, static_cast<std::size_t>(m) * sizeof(K));
+      if (s.v) stream_bytes(d.v, b.v, static_cast<std::size_t>(m) * sizeof(V));
     }
   }
 

@@ -434,7 +434,9 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  auto& s = *reinterpret_cast<onesweep_storage<U, V, Block, Items, StageEarly>*>(smem_raw);
+  using storage = onesweep_storage<U, V, Block, Items, StageEarly>;
+  constexpr bool out_bases = storage::out_bases;  // stores addressed from per-digit bases
+  auto& s = *reinterpret_cast<storage*>(smem_raw);
   __shared__ unsigned tile_slot;
   wait_for_previous_grid();
   allow_next_grid();
@@ -539,7 +541,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     const unsigned long long start = base_in[d] + exclusive;
     // At least 0: no tile holds more keys below digit d than the whole input does.
     const long long out_offset = static_cast<long long>(start) - s.u.rank.digit_start[d];
-    if constexpr (std::remove_reference_t<decltype(s)>::out_bases) {
+    if constexpr (out_bases) {
       s.key_out[d] = dst + out_offset;
       if constexpr (has_values<V>) s.value_out[d] = pick(buf.values, to) + out_offset;
     } else {
@@ -553,6 +555,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // The tile is already in digit order in shared memory: each key (and value) to its
     // digit's output base plus its position, read in order so that runs of a digit are
     // coalesced. A full tile skips the bounds test (a branch per key).
+    [[maybe_unused]] V* dst_values = nullptr;  // (with 64-bit offsets)
+    if constexpr (has_values<V> && !out_bases) dst_values = pick(buf.values, to);
     const auto store_tile = [&](auto stored_bits, auto full) {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
@@ -560,13 +564,13 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
         if (decltype(full)::value || i < tile_n) {
           const U k = s.keys[i];
           const unsigned d = key_digit(k);
-          if constexpr (std::remove_reference_t<decltype(s)>::out_bases) {
+          if constexpr (out_bases) {
             s.key_out[d][i] = stored_bits(k);
             if constexpr (has_values<V>) s.value_out[d][i] = s.values[i];
           } else {
             const long long at = s.offset[d] + i;
             dst[at] = stored_bits(k);
-            if constexpr (has_values<V>) pick(buf.values, to)[at] = s.values[i];
+            if constexpr (has_values<V>) dst_values[at] = s.values[i];
           }
         }
       }
@@ -575,7 +579,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     const auto store = [&](auto stored_bits) {
       // (Not for the shapes without output bases: 4-byte keys with 8-byte values at 512 x 14
       // spilled 8 bytes with this second copy of the loop.)
-      if (std::remove_reference_t<decltype(s)>::out_bases && tile_n == tile) store_tile(stored_bits, std::true_type{});
+      if (out_bases && tile_n == tile) store_tile(stored_bits, std::true_type{});
       else store_tile(stored_bits, std::false_type{});
     };
     if (hold_sortable && raw_out()) store([&](U k) { return dig.raw(k); });
