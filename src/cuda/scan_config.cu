@@ -1,7 +1,9 @@
 // Non-template parts of the CUDA scan: block-size rules, workspace sizes, the workspace class.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +23,14 @@ int device_attribute(cudaDeviceAttr attr) {
   SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
   known.emplace(key, value);
   return value;
+}
+
+bool guess_prefetch_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("SCANKIT_GUESS_PREFETCH");
+    return e == nullptr || std::string_view(e) != "0";
+  }();
+  return on;
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {

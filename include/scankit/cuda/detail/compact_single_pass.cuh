@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
-                       unsigned long long* tile_counter, bool vec, bool vec_out) {
+                       unsigned long long* tile_counter, bool vec, bool vec_out, bool prefetch) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ int warp_sums[32];
@@ -102,6 +102,9 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
+  if constexpr (Sel::reads_items) {
+    if (prefetch && tid == 0) decoupled_lookback::guess_prefetch(in, n, blockIdx.x * tile_items, tile_items);
+  }
   if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id_s;
@@ -282,7 +285,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
-               counter, vec, vec_out);
+               counter, vec, vec_out, guess_prefetch_enabled());
 }
 
 template <class Sel>

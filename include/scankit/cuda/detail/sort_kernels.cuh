@@ -430,7 +430,7 @@ __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, lookback_words words,
                 lookback_words next, std::int64_t next_tiles, const unsigned long long* base_in,
-                unsigned long long* base_out) {
+                unsigned long long* base_out, bool prefetch) {
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -454,6 +454,17 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // Tiles are handed out in launch order (not blockIdx), so every tile a block waits for
   // in the look-back belongs to a block that is already running.
   if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
+  // The tile this block will almost surely get, asked of L2 while the counter's round trip
+  // runs (decoupled_lookback::guess_prefetch says why), when it is a whole tile.
+  if (prefetch && threadIdx.x == 0) {
+    const std::int64_t guess = portion_begin + std::int64_t{blockIdx.x} * tile;
+    if (guess + tile <= portion_end) {
+      prefetch_l2(src + guess, std::size_t{tile} * sizeof(U));
+      if constexpr (has_values<V>) {
+        if (!(buf.index_values && from == 0)) prefetch_l2(pick(buf.values, from) + guess, std::size_t{tile} * sizeof(V));
+      }
+    }
+  }
   __syncthreads();
   const std::int64_t tile_id = tile_slot;
   const std::int64_t tile_begin = portion_begin + tile_id * tile;
