@@ -25,12 +25,14 @@ int device_attribute(cudaDeviceAttr attr) {
   return value;
 }
 
-bool guess_prefetch_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("SCANKIT_GUESS_PREFETCH");
-    return e == nullptr || std::string_view(e) != "0";
+int guess_tile_shift() {
+  static const int shift = [] {
+    const char* e = std::getenv("SCANKIT_GUESS_TILE");
+    if (e == nullptr) return 0;
+    const std::string_view v(e);
+    return v == "off" ? -1 : v == "miss" ? 1 : 0;
   }();
-  return on;
+  return shift;
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {

@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
-                       unsigned long long* tile_counter, bool vec, bool vec_out, bool prefetch) {
+                       unsigned long long* tile_counter, bool vec, bool vec_out, int guess_shift) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ int warp_sums[32];
@@ -102,26 +102,34 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
-  if constexpr (Sel::reads_items) {
-    if (prefetch && tid == 0) decoupled_lookback::guess_prefetch(in, n, blockIdx.x * tile_items, tile_items);
-  }
   if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  T x[R][V];
+  [[maybe_unused]] const auto load_tile = [&](std::int64_t first, std::int64_t count) {
+    if constexpr (V * sizeof(T) == 16) {
+      if (vec) tile::load<R, V, true>(in, first, count, x, T{});
+      else tile::load<R, V, false>(in, first, count, x, T{});
+    } else {
+      tile::load<R, V, false>(in, first, count, x, T{});
+    }
+  };
+  // While the id's round trip runs, load the (whole) tile the block will almost surely get
+  // (see guess_tile_shift).
+  const std::int64_t guess = std::int64_t{blockIdx.x} + guess_shift;
+  const bool guessed = Sel::reads_items && guess_shift >= 0 && (guess + 1) * tile_items <= n;
+  if constexpr (Sel::reads_items) {
+    if (guessed) load_tile(guess * tile_items, tile_items);
+  }
   __syncthreads();
   const std::int64_t t = tile_id_s;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
-  // 1. Load and select: bit r*V + j of `mask` is set for a selected item.
+  // 1. Load (unless the guess was right) and select: bit r*V + j of `mask` is set for a
+  //    selected item.
   static_assert(R * V <= 64, "selection mask is 64 bits");
   using mask_t = std::conditional_t<(R * V > 32), unsigned long long, unsigned>;
-  T x[R][V];
   if constexpr (Sel::reads_items) {
-    if constexpr (V * sizeof(T) == 16) {
-      if (vec) tile::load<R, V, true>(in, begin, valid, x, T{});
-      else tile::load<R, V, false>(in, begin, valid, x, T{});
-    } else {
-      tile::load<R, V, false>(in, begin, valid, x, T{});
-    }
+    if (!guessed || t != guess) load_tile(begin, valid);
   }
   // unique: the item before each vector comes from the neighbouring lane; lane 0 loads it
   //    (issued next to the tile's loads, so the latencies overlap).
@@ -285,7 +293,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
-               counter, vec, vec_out, guess_prefetch_enabled());
+               counter, vec, vec_out, guess_tile_shift());
 }
 
 template <class Sel>

@@ -272,27 +272,13 @@ __device__ __forceinline__ T tile_prefix_of(const tree<T>& tr, const T* level_su
   return p;
 }
 
-/// The guess prefetch. A tile's id comes from the atomic counter, and its loads can only be
-/// issued once the id is back: under full memory load that round trip is a good part of a
-/// tile's life (ids from blockIdx instead ran 2% (int32) to 5% (int64) faster; session 6).
-/// Blocks start in blockIdx order, so the id is almost always blockIdx.x: each warp asks L2
-/// for its segment of that tile first, and the loads issued once the real id is back find
-/// the lines in L2 or already on their way. A wrong guess only costs the prefetch (the real
-/// id is what the tile works on, so the protocol and its freedom from deadlock are unchanged),
-/// and two blocks that swapped ids have each fetched the other's tile.
-template <class T>
-__device__ __forceinline__ void guess_prefetch(const T* in, std::int64_t n, std::int64_t first, std::int64_t items) {
-  if (first >= n) return;
-  prefetch_l2(in + first, static_cast<std::size_t>(n - first < items ? n - first : items) * sizeof(T));
-}
-
 /// The striped kernel (smaller inputs, and the one-item path): R vectors (or items) per thread
 /// in registers in the layout of tile_scan.cuh.
 template <int R, int V, bool Vec, bool Raking, int MaxThreads, int MinBlocks, class T, class Op>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
                          T* total, const __grid_constant__ tree<T> tr,
-                         unsigned long long* tile_counter, unsigned backoff, bool prefetch) {
+                         unsigned long long* tile_counter, unsigned backoff) {
   extern __shared__ uint4 raking_buffer[];
   __shared__ tile::scan_storage<T, Raking ? 1 : R> smem;
   __shared__ T warp_sums[Raking ? 32 : 1];
@@ -301,7 +287,6 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
-  if (prefetch && threadIdx.x == 0) guess_prefetch(in, n, blockIdx.x * tile_items, tile_items);
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
@@ -375,7 +360,7 @@ template <int KV, int MaxThreads, int MinBlocks, class T, class Op>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     blocked_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init, T* total,
                    const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
-                   unsigned backoff, unsigned first_delay, bool prefetch) {
+                   unsigned backoff, unsigned first_delay, int guess_shift) {
   using layout = blocked_layout<KV>;
   constexpr int V = tile::vector_items<T>();
   constexpr int K = KV * V;  // items per lane row
@@ -387,8 +372,18 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
-  if (prefetch && threadIdx.x == 0) guess_prefetch(in, n, blockIdx.x * tile_items, tile_items);
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  // While the id's round trip runs, load the segment of the tile the block will almost surely
+  // get (see guess_tile_shift).
+  uint4 w[KV];
+  const std::int64_t guess = std::int64_t{blockIdx.x} + guess_shift;
+  const std::int64_t guess_begin = guess * tile_items + std::int64_t{warp} * 32 * K;
+  const bool guessed = guess_shift >= 0 && n - guess_begin >= 32 * K;
+  if (guessed) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + guess_begin) + lane;
+#pragma unroll
+    for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);  // read once: evict-first
+  }
   __syncthreads();
   const std::int64_t t = tile_id;
   const std::int64_t begin = t * tile_items;
@@ -400,10 +395,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 1. Load the segment (items past the end are the identity).
   if (seg_full) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + seg_begin) + lane;
-    uint4 w[KV];
+    if (!guessed || t != guess) {  // the guess missed (or was not made): load the real tile
+      const uint4* src = reinterpret_cast<const uint4*>(in + seg_begin) + lane;
 #pragma unroll
-    for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);  // read once: evict-first
+      for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);
+    }
 #pragma unroll
     for (int v = 0; v < KV; ++v) seg[layout::slot(v * 32 + lane)] = w[v];
   } else {
@@ -544,7 +540,7 @@ void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                      : lookback_scan_kernel<R, V, Vec, raking, 1024, 1, T, Op>;
   allow_shared_bytes(kernel, smem);
   launch_after("launch of lookback_scan_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
-               exclusive, init, d_total, tr, counter, tu.backoff_ns, guess_prefetch_enabled());
+               exclusive, init, d_total, tr, counter, tu.backoff_ns);
 }
 
 /// The blocked tile (16-byte vectors, both pointers aligned).
@@ -563,7 +559,7 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   allow_shared_bytes(kernel, smem);
   launch_after("launch of blocked_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
                kind == scan_kind::exclusive, init, d_total, tr, counter, tu.backoff_ns,
-               first_delay_ns(tu.first_delay_ns), guess_prefetch_enabled());
+               first_delay_ns(tu.first_delay_ns), guess_tile_shift());
 }
 
 template <class T, class Op>
