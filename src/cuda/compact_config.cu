@@ -1,4 +1,8 @@
 // Non-template parts of the CUDA compactions: block-size rules, workspace sizes, read_count.
+#include <cstdlib>
+#include <limits>
+#include <string_view>
+
 #include "scankit/cuda/compact.cuh"
 
 namespace scankit::cuda {
@@ -13,6 +17,22 @@ int resolve_block_size(const compact_config& cfg) {
                            " is not a power of two in [64, 256]");
   return b;
 }
+
+namespace single_pass {
+
+bool prefetch_guessed_tile(std::int64_t input_bytes) {
+  static const std::int64_t from = [] {
+    const char* e = std::getenv("SCANKIT_COMPACT_PREFETCH_FROM");
+    if (e == nullptr || *e == '\0') return prefetch_from_bytes;
+    if (std::string_view(e) == "off") return std::numeric_limits<std::int64_t>::max();
+    char* end = nullptr;
+    const long long v = std::strtoll(e, &end, 10);
+    return *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : prefetch_from_bytes;
+  }();
+  return input_bytes >= from;
+}
+
+}  // namespace single_pass
 
 }  // namespace detail::compact
 

@@ -1,9 +1,7 @@
 // Non-template parts of the CUDA scan: block-size rules, workspace sizes, the workspace class.
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <mutex>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,16 +21,6 @@ int device_attribute(cudaDeviceAttr attr) {
   SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
   known.emplace(key, value);
   return value;
-}
-
-int guess_tile_shift() {
-  static const int shift = [] {
-    const char* e = std::getenv("SCANKIT_GUESS_TILE");
-    if (e == nullptr) return 0;
-    const std::string_view v(e);
-    return v == "off" ? -1 : v == "miss" ? 1 : 0;
-  }();
-  return shift;
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {

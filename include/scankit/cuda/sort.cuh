@@ -145,7 +145,7 @@ void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int beg
       launch_after("launch of radix::onesweep_kernel", kernel, static_cast<unsigned>(tiles), shape.block, smem, s, pl,
                    p, buf, pb, pe, dig, lookback_words{now, now + lookback_header_words},
                    lookback_words{next, next + lookback_header_words}, kernel_clears ? next_tiles : std::int64_t{-1},
-                   base_in, base + (q % 2) * radix, guess_tile_shift());
+                   base_in, base + (q % 2) * radix);
       if (!kernel_clears)
         clear_async(next, sizeof(unsigned) * static_cast<std::size_t>(lookback_header_words + next_tiles * radix), s);
     }

@@ -96,16 +96,21 @@ __device__ __forceinline__ void allow_next_grid() {
 #endif
 }
 
-/// The guessed tile of the single-pass kernels (look-back scan, single-pass compaction,
-/// onesweep). A block's tile id comes from an atomic counter (so that a tile only ever waits
-/// for blocks already running), and nothing can be loaded until it is back. Blocks start in
-/// blockIdx order, so the id is nearly always blockIdx.x: the kernels load that tile while the
-/// atomic's round trip runs and, in the rare case the id differs, load the right one. The id
-/// alone decides what a block works on, so the look-back protocol is unchanged.
-/// Returns what the kernels add to blockIdx.x for their guess, or -1 for no guess: 0 unless the
-/// environment variable SCANKIT_GUESS_TILE says "off" (-1) or "miss" (1: every guess misses,
-/// which tests the reload).
-int guess_tile_shift();
+/// Asks L2 to fetch the 16-byte-aligned part of [p, p + bytes) (Hopper: one bulk prefetch;
+/// elsewhere nothing). A hint: nothing waits for it, and L2 is where global memory is
+/// coherent, so a prefetched line is never stale. The range is rounded inwards, so no byte
+/// outside [p, p + bytes) is touched.
+__device__ __forceinline__ void prefetch_l2(const void* p, std::size_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (a + 15) & ~std::uintptr_t{15}, last = (a + bytes) & ~std::uintptr_t{15};
+  if (last > first)
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first), "r"(static_cast<unsigned>(last - first)));
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 
 inline int current_device() {
   int dev = 0;

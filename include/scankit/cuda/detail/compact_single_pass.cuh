@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     single_pass_kernel(const typename Sel::item_type* in, std::int64_t n, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
-                       unsigned long long* tile_counter, bool vec, bool vec_out, int guess_shift) {
+                       unsigned long long* tile_counter, bool vec, bool vec_out, bool prefetch) {
   using T = typename Sel::item_type;
   extern __shared__ __align__(16) unsigned char stage_raw[];
   __shared__ int warp_sums[32];
@@ -102,34 +102,29 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
-  if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-  T x[R][V];
-  [[maybe_unused]] const auto load_tile = [&](std::int64_t first, std::int64_t count) {
-    if constexpr (V * sizeof(T) == 16) {
-      if (vec) tile::load<R, V, true>(in, first, count, x, T{});
-      else tile::load<R, V, false>(in, first, count, x, T{});
-    } else {
-      tile::load<R, V, false>(in, first, count, x, T{});
-    }
-  };
-  // While the id's round trip runs, load the (whole) tile the block will almost surely get
-  // (see guess_tile_shift).
-  const std::int64_t guess = std::int64_t{blockIdx.x} + guess_shift;
-  const bool guessed = Sel::reads_items && guess_shift >= 0 && (guess + 1) * tile_items <= n;
   if constexpr (Sel::reads_items) {
-    if (guessed) load_tile(guess * tile_items, tile_items);
+    if (prefetch && tid == 0) {  // the guess prefetch (prefetch_guessed_tile)
+      const std::int64_t first = blockIdx.x * tile_items;
+      if (first < n) prefetch_l2(in + first, static_cast<std::size_t>(n - first < tile_items ? n - first : tile_items) * sizeof(T));
+    }
   }
+  if (tid == 0) tile_id_s = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id_s;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
-  // 1. Load (unless the guess was right) and select: bit r*V + j of `mask` is set for a
-  //    selected item.
+  // 1. Load and select: bit r*V + j of `mask` is set for a selected item.
   static_assert(R * V <= 64, "selection mask is 64 bits");
   using mask_t = std::conditional_t<(R * V > 32), unsigned long long, unsigned>;
+  T x[R][V];
   if constexpr (Sel::reads_items) {
-    if (!guessed || t != guess) load_tile(begin, valid);
+    if constexpr (V * sizeof(T) == 16) {
+      if (vec) tile::load<R, V, true>(in, begin, valid, x, T{});
+      else tile::load<R, V, false>(in, begin, valid, x, T{});
+    } else {
+      tile::load<R, V, false>(in, begin, valid, x, T{});
+    }
   }
   // unique: the item before each vector comes from the neighbouring lane; lane 0 loads it
   //    (issued next to the tile's loads, so the latencies overlap).
@@ -273,6 +268,21 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
     allow_dynamic_shared_memory(k, bytes < (48u << 10) + 1 ? (48u << 10) + 1 : bytes);
 }
 
+/// The guess prefetch. A block's tile id comes from an atomic counter, and nothing can be
+/// loaded before it is back. Blocks start in about blockIdx order, so thread 0 first asks L2
+/// (one bulk prefetch) for tile blockIdx.x: the tile loads issued once the id is back find
+/// its lines in L2 or on their way, and when two blocks that started together got each
+/// other's ids, each has fetched the other's tile. The id alone decides what a block works
+/// on, so the look-back protocol is unchanged. Measured on the H100 (session 13,
+/// docs/results/session13-round1.log): select_if at 2^28 1.04x CUB against 0.99x without at
+/// half selected, 1.02x against 0.98x at 1%, but slower at 2^22 (0.92x against 0.95x); the
+/// scan and onesweep lost 1-5% with it, and loading the guessed tile itself (reloading on a
+/// miss) lost 10-20% everywhere (round 2): the ids miss blockIdx often. So it runs only for
+/// inputs of at least this many bytes, or what SCANKIT_COMPACT_PREFETCH_FROM says (bytes;
+/// "off": never).
+inline constexpr std::int64_t prefetch_from_bytes = std::int64_t{1} << 26;
+bool prefetch_guessed_tile(std::int64_t input_bytes);
+
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
 void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
@@ -293,7 +303,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
-               counter, vec, vec_out, guess_tile_shift());
+               counter, vec, vec_out, Sel::reads_items && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
 }
 
 template <class Sel>

@@ -285,11 +285,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const std::int64_t B = blockDim.x;
-  const std::int64_t tile_items = R * B * V;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
+  const std::int64_t tile_items = R * B * V;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
@@ -360,7 +360,7 @@ template <int KV, int MaxThreads, int MinBlocks, class T, class Op>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     blocked_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init, T* total,
                    const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
-                   unsigned backoff, unsigned first_delay, int guess_shift) {
+                   unsigned backoff, unsigned first_delay) {
   using layout = blocked_layout<KV>;
   constexpr int V = tile::vector_items<T>();
   constexpr int K = KV * V;  // items per lane row
@@ -370,22 +370,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-  // While the id's round trip runs, load the segment of the tile the block will almost surely
-  // get (see guess_tile_shift).
-  uint4 w[KV];
-  const std::int64_t guess = std::int64_t{blockIdx.x} + guess_shift;
-  const std::int64_t guess_begin = guess * tile_items + std::int64_t{warp} * 32 * K;
-  const bool guessed = guess_shift >= 0 && n - guess_begin >= 32 * K;
-  if (guessed) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + guess_begin) + lane;
-#pragma unroll
-    for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);  // read once: evict-first
-  }
   __syncthreads();
   const std::int64_t t = tile_id;
+  const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
   const std::int64_t begin = t * tile_items;
   const std::int64_t seg_begin = begin + std::int64_t{warp} * 32 * K;
   const std::int64_t seg_valid = n - seg_begin;  // items of the segment that exist (may be <= 0)
@@ -395,11 +384,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 1. Load the segment (items past the end are the identity).
   if (seg_full) {
-    if (!guessed || t != guess) {  // the guess missed (or was not made): load the real tile
-      const uint4* src = reinterpret_cast<const uint4*>(in + seg_begin) + lane;
+    const uint4* src = reinterpret_cast<const uint4*>(in + seg_begin) + lane;
+    uint4 w[KV];
 #pragma unroll
-      for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);
-    }
+    for (int v = 0; v < KV; ++v) w[v] = __ldcs(src + v * 32);  // read once: evict-first
 #pragma unroll
     for (int v = 0; v < KV; ++v) seg[layout::slot(v * 32 + lane)] = w[v];
   } else {
@@ -559,7 +547,7 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   allow_shared_bytes(kernel, smem);
   launch_after("launch of blocked_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
                kind == scan_kind::exclusive, init, d_total, tr, counter, tu.backoff_ns,
-               first_delay_ns(tu.first_delay_ns), guess_tile_shift());
+               first_delay_ns(tu.first_delay_ns));
 }
 
 template <class T, class Op>

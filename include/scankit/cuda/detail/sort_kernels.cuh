@@ -430,7 +430,7 @@ __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, lookback_words words,
                 lookback_words next, std::int64_t next_tiles, const unsigned long long* base_in,
-                unsigned long long* base_out, int guess_shift) {
+                unsigned long long* base_out) {
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -454,26 +454,12 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // Tiles are handed out in launch order (not blockIdx), so every tile a block waits for
   // in the look-back belongs to a block that is already running.
   if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
-  // While the id's round trip runs, load the keys of the (whole) tile the block will almost
-  // surely get (see guess_tile_shift), warp-striped: each warp instruction reads 32
-  // consecutive keys.
-  const int lane = threadIdx.x & 31, first = (threadIdx.x >> 5) * 32 * Items + lane;
-  U key[Items];
-  // Not in the tightest shapes: keys alone at 3 blocks per SM (40 registers) spilled 16-136
-  // bytes with it, 4-byte keys with 8-byte values 28.
-  constexpr bool may_guess = MinBlocks < 3 && !(has_values<V> && sizeof(V) > sizeof(U));
-  const std::int64_t guess = std::int64_t{blockIdx.x} + guess_shift;
-  const bool guessed = may_guess && guess_shift >= 0 && portion_end - portion_begin >= (guess + 1) * tile;
-  if (guessed) {
-    const U* k = src + portion_begin + guess * tile + first;
-#pragma unroll
-    for (int j = 0; j < Items; ++j) key[j] = k[j * 32];
-  }
   __syncthreads();
   const std::int64_t tile_id = tile_slot;
   const std::int64_t tile_begin = portion_begin + tile_id * tile;
   const int tile_n = static_cast<int>(portion_end - tile_begin < tile ? portion_end - tile_begin : tile);
   const std::int64_t tiles = ceil_div(portion_end - portion_begin, tile);
+  const int lane = threadIdx.x & 31, first = (threadIdx.x >> 5) * 32 * Items + lane;
 
   // Float and int8 keys staged early are held (in registers, in shared memory, and in the buffers
   // between passes) as their sortable bits: ordered, and complemented for a descending sort.
@@ -489,17 +475,16 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   const auto raw_in = [&] { return !hold_sortable || pl->src[pass] == 0; };  // the caller's keys
   const auto raw_out = [&] { return !hold_sortable || pl->raw_out[pass] != 0; };
 
-  // Load the keys, unless the guess was right.
-  if (!guessed || tile_id != guess) {
-    if (tile_n == tile) {
+  // Load, warp-striped (each warp instruction reads 32 consecutive keys).
+  U key[Items];
+  if (tile_n == tile) {
 #pragma unroll
-      for (int j = 0; j < Items; ++j) key[j] = src[tile_begin + first + j * 32];
-    } else {
-      // Padding: a key of the pass's highest digit (all ones as sortable bits).
-      const U pad = raw_in() ? ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip)) : static_cast<U>(~U{0});
+    for (int j = 0; j < Items; ++j) key[j] = src[tile_begin + first + j * 32];
+  } else {
+    // Padding: a key of the pass's highest digit (all ones as sortable bits).
+    const U pad = raw_in() ? ordered_bits<Kind, U>::from(static_cast<U>(~dig.flip)) : static_cast<U>(~U{0});
 #pragma unroll
-      for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
-    }
+    for (int j = 0; j < Items; ++j) key[j] = first + j * 32 < tile_n ? src[tile_begin + first + j * 32] : pad;
   }
   const unsigned pad_digit = dig.mask, pads = static_cast<unsigned>(tile - tile_n);
   // Values, into registers (every load in flight at once): staged early, loaded with the keys
