@@ -273,14 +273,15 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
 /// (one bulk prefetch) for tile blockIdx.x: the tile loads issued once the id is back find
 /// its lines in L2 or on their way, and when two blocks that started together got each
 /// other's ids, each has fetched the other's tile. The id alone decides what a block works
-/// on, so the look-back protocol is unchanged. Measured on the H100 (session 13,
-/// docs/results/session13-round1.log): select_if at 2^28 1.04x CUB against 0.99x without at
-/// half selected, 1.02x against 0.98x at 1%, but slower at 2^22 (0.92x against 0.95x); the
-/// scan and onesweep lost 1-5% with it, and loading the guessed tile itself (reloading on a
-/// miss) lost 10-20% everywhere (round 2): the ids miss blockIdx often. So it runs only for
-/// inputs of at least this many bytes, or what SCANKIT_COMPACT_PREFETCH_FROM says (bytes;
-/// "off": never).
-inline constexpr std::int64_t prefetch_from_bytes = std::int64_t{1} << 26;
+/// on, so the look-back protocol is unchanged. H100, session 13 (docs/results/
+/// session13-round4.log, uint32 select_if against CUB, without -> with): from 2^27 items
+/// 0.99 -> 1.03-1.05x at half selected, 0.97-0.98 -> 1.02-1.03x at 1%, but 1.05-1.07 ->
+/// 1.03-1.05x at 99%; unique 1.00 -> 1.03-1.04x, remove_if 0.99 -> 1.05x, partition 1.10 ->
+/// 1.09x; at 2^21-2^24 it lost up to 10%, and for uint64 items 2% at 2^28. (The scan and
+/// onesweep lost 1-5% with it, and loading the guessed tile itself, reloading on a miss, lost
+/// 10-20% everywhere: session13-round{1,2}.log.) So it runs for 4-byte items from this many
+/// bytes of input, or from what SCANKIT_COMPACT_PREFETCH_FROM says (bytes; "off": never).
+inline constexpr std::int64_t prefetch_from_bytes = std::int64_t{1} << 29;
 bool prefetch_guessed_tile(std::int64_t input_bytes);
 
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
@@ -303,7 +304,8 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   auto kernel = single_pass_kernel<R, MinBlocks, V, Sel>;
   allow_shared_memory(kernel, smem);
   launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
-               counter, vec, vec_out, Sel::reads_items && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
+               counter, vec, vec_out,
+               Sel::reads_items && sizeof(T) == 4 && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
 }
 
 template <class Sel>
