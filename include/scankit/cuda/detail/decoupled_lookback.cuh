@@ -70,7 +70,11 @@ struct tuning {
 ///   (TMA) copies (69-74%), 6 or 12 blocks per SM with smaller blocked tiles, back-offs of
 ///   200-600 ns.
 /// - Tile ids from the atomic counter cost 2% (int32) to 5% (int64) against blockIdx (session
-///   6); they stay: they are what makes the scan deadlock-free.
+///   6); they stay: they are what makes the scan deadlock-free. Hiding the counter's round trip
+///   did not pay here (session 13, docs/results/session13-round{1,2}.log): an L2 prefetch of
+///   tile blockIdx.x issued before it (int32 2^28 1.07x -> 1.02x CUB, int64 0.97x -> 0.93x;
+///   it pays in the compaction, compact_single_pass.cuh), or loading that tile into registers
+///   and reloading when the id differs (0.88x: the ids miss blockIdx often).
 /// One-launch path for a single tile only: at 2^14 int32 (two tiles) the one block walking
 /// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
 template <std::size_t ItemBytes>
