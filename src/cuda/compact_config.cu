@@ -23,11 +23,9 @@ namespace single_pass {
 bool prefetch_guessed_tile(std::int64_t input_bytes) {
   static const std::int64_t from = [] {
     const char* e = std::getenv("SCANKIT_COMPACT_PREFETCH_FROM");
-    if (e == nullptr || *e == '\0') return prefetch_from_bytes;
-    if (std::string_view(e) == "off") return std::numeric_limits<std::int64_t>::max();
-    char* end = nullptr;
-    const long long v = std::strtoll(e, &end, 10);
-    return *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : prefetch_from_bytes;
+    if (e != nullptr && std::string_view(e) == "off") return std::numeric_limits<std::int64_t>::max();
+    return env_integer("SCANKIT_COMPACT_PREFETCH_FROM", 0, std::numeric_limits<std::int64_t>::max())
+        .value_or(prefetch_from_bytes);
   }();
   return input_bytes >= from;
 }

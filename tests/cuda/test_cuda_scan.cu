@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -709,6 +710,30 @@ TEST(CudaScanApi, AlgorithmNamesRoundTrip) {
     EXPECT_EQ(*parsed, a);
   }
   EXPECT_FALSE(skc::parse_scan_algorithm("no-such-scan").has_value());
+}
+
+// The tuning overrides the kernels read from the environment for measurement runs
+// (SCANKIT_LOOKBACK_BLOCKED_FROM, SCANKIT_LOOKBACK_FIRST_DELAY, SCANKIT_COMPACT_PREFETCH_FROM)
+// go through env_integer: a whole integer in range, else nothing. No GPU needed.
+TEST(CudaScanApi, TuningOverridesFromTheEnvironment) {
+  namespace skd = scankit::cuda::detail;
+  const char* name = "SCANKIT_TEST_ENV_INTEGER";
+  const auto read = [&](const char* value, std::int64_t lo, std::int64_t hi) {
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+    return skd::env_integer(name, lo, hi);
+  };
+  EXPECT_FALSE(read(nullptr, 0, 10).has_value());
+  EXPECT_FALSE(read("", 0, 10).has_value());
+  EXPECT_EQ(read("7", 0, 10), std::optional<std::int64_t>(7));
+  EXPECT_EQ(read("0", 0, 10), std::optional<std::int64_t>(0));
+  EXPECT_EQ(read("10", 0, 10), std::optional<std::int64_t>(10));
+  EXPECT_FALSE(read("11", 0, 10).has_value());
+  EXPECT_FALSE(read("-1", 0, 10).has_value());
+  EXPECT_FALSE(read("3x", 0, 10).has_value());
+  EXPECT_FALSE(read("off", 0, 10).has_value());
+  EXPECT_EQ(read("1099511627776", 0, INT64_MAX), std::optional<std::int64_t>(std::int64_t{1} << 40));
+  ::unsetenv(name);
 }
 
 }  // namespace

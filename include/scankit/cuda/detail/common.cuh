@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -110,6 +112,17 @@ __device__ __forceinline__ void prefetch_l2(const void* p, std::size_t bytes) {
   (void)p;
   (void)bytes;
 #endif
+}
+
+/// A tuning override for measurement runs: the integer in environment variable `name` when it
+/// holds one in [lo, hi]; nothing when it is unset, empty or anything else.
+inline std::optional<std::int64_t> env_integer(const char* name, std::int64_t lo, std::int64_t hi) {
+  const char* e = std::getenv(name);
+  if (e == nullptr || *e == '\0') return std::nullopt;
+  char* end = nullptr;
+  const long long v = std::strtoll(e, &end, 10);
+  if (*end != '\0' || v < lo || v > hi) return std::nullopt;
+  return static_cast<std::int64_t>(v);
 }
 
 inline int current_device() {

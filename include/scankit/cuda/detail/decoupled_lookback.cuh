@@ -24,7 +24,8 @@
 // reader never sees a value without its flag, and wider items still cost one round trip.
 #pragma once
 
-#include <cstdlib>
+#include <limits>
+#include <optional>
 
 #include "scankit/cuda/detail/tile_scan.cuh"
 
@@ -99,26 +100,15 @@ constexpr tuning tuning_for() {
 /// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable
 /// SCANKIT_LOOKBACK_BLOCKED_FROM (items; for tuning runs: 0 always, a huge value never).
 inline std::int64_t blocked_from_items(std::int64_t tuned) {
-  static const std::int64_t from_env = [] {
-    const char* e = std::getenv("SCANKIT_LOOKBACK_BLOCKED_FROM");
-    if (e == nullptr || *e == '\0') return std::int64_t{-1};
-    char* end = nullptr;
-    const long long v = std::strtoll(e, &end, 10);
-    return *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : std::int64_t{-1};
-  }();
-  return from_env >= 0 ? from_env : tuned;
+  static const std::optional<std::int64_t> from_env =
+      env_integer("SCANKIT_LOOKBACK_BLOCKED_FROM", 0, std::numeric_limits<std::int64_t>::max());
+  return from_env.value_or(tuned);
 }
 
 /// The blocked tile's first delay: the tuning's, or SCANKIT_LOOKBACK_FIRST_DELAY (ns).
 inline unsigned first_delay_ns(unsigned tuned) {
-  static const long long from_env = [] {
-    const char* e = std::getenv("SCANKIT_LOOKBACK_FIRST_DELAY");
-    if (e == nullptr || *e == '\0') return -1ll;
-    char* end = nullptr;
-    const long long v = std::strtoll(e, &end, 10);
-    return *end == '\0' && v >= 0 && v <= 1000000 ? v : -1ll;
-  }();
-  return from_env >= 0 ? static_cast<unsigned>(from_env) : tuned;
+  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_FIRST_DELAY", 0, 1000000);
+  return from_env ? static_cast<unsigned>(*from_env) : tuned;
 }
 
 inline constexpr int default_block_size = 256;
