@@ -277,12 +277,20 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
 /// session13-round4.log, uint32 select_if against CUB, without -> with): from 2^27 items
 /// 0.99 -> 1.03-1.05x at half selected, 0.97-0.98 -> 1.02-1.03x at 1%, but 1.05-1.07 ->
 /// 1.03-1.05x at 99%; unique 1.00 -> 1.03-1.04x, remove_if 0.99 -> 1.05x, partition 1.10 ->
-/// 1.09x; at 2^21-2^24 it lost up to 10%, and for uint64 items 2% at 2^28. (The scan and
+/// 1.09x; at 2^21-2^24 it lost up to 10%, for uint64 items 2% at 2^28, and for select_flagged
+/// (whose flags it does not fetch) 0.7% (0.99 -> 0.98x, session13-round6.log). (The scan and
 /// onesweep lost 1-5% with it, and loading the guessed tile itself, reloading on a miss, lost
-/// 10-20% everywhere: session13-round{1,2}.log.) So it runs for 4-byte items from this many
-/// bytes of input, or from what SCANKIT_COMPACT_PREFETCH_FROM says (bytes; "off": never).
+/// 10-20% everywhere: session13-round{1,2}.log.) So it runs for 4-byte items selected by a
+/// predicate or as run starts, from this many bytes of input, or from what
+/// SCANKIT_COMPACT_PREFETCH_FROM says (bytes; "off": never).
 inline constexpr std::int64_t prefetch_from_bytes = std::int64_t{1} << 29;
 bool prefetch_guessed_tile(std::int64_t input_bytes);
+template <class Sel>
+inline constexpr bool guess_prefetch_pays = false;
+template <class T, class P, bool Keep>
+inline constexpr bool guess_prefetch_pays<pred_selector<T, P, Keep>> = sizeof(T) == 4;
+template <class T, class E>
+inline constexpr bool guess_prefetch_pays<run_start_selector<T, E>> = sizeof(T) == 4;
 
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
@@ -305,7 +313,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   allow_shared_memory(kernel, smem);
   launch_after("launch of single_pass_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
                counter, vec, vec_out,
-               Sel::reads_items && sizeof(T) == 4 && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
+               guess_prefetch_pays<Sel> && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
 }
 
 template <class Sel>
