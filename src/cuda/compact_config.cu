@@ -30,6 +30,11 @@ bool prefetch_guessed_tile(std::int64_t input_bytes) {
   return input_bytes >= from;
 }
 
+unsigned segmented_first_delay_ns(unsigned tuned) {
+  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_COMPACT_FIRST_DELAY", 0, 1000000);
+  return from_env ? static_cast<unsigned>(*from_env) : tuned;
+}
+
 }  // namespace single_pass
 
 }  // namespace detail::compact

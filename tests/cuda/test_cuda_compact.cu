@@ -176,7 +176,9 @@ auto default_eq() {
   else return sk::equal_to<T>{};
 }
 
-const std::vector<std::int64_t> tile_sizes{2048, 4096, 8192, 16384};
+// Tiles of the small and medium kernels, and the segmented kernel's tiles (12,288 four-byte,
+// 6,144 eight-byte items) and warp segments (1,536 and 768 items).
+const std::vector<std::int64_t> tile_sizes{768, 1536, 2048, 4096, 6144, 8192, 12288, 16384};
 
 std::vector<std::int64_t> sizes_up_to(std::int64_t hi) {
   auto s = sk::test::test_sizes(tile_sizes, hi);
@@ -385,7 +387,7 @@ TEST_P(CudaCompact, BlockSizes) {
 
 TEST_P(CudaCompact, TileSizes) {
   const auto sizes = sizes_up_to(quick_mode() ? 1 << 15 : 1 << 19);
-  for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium}) {
+  for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium, skc::compact_tile::segmented}) {
     tile_ = tile;
     every_op<std::uint32_t>(sizes, {pattern::random4, pattern::alternating});
     every_op<std::uint64_t>(sizes, {pattern::runs});
@@ -399,11 +401,15 @@ TEST_P(CudaCompact, TileSizes) {
 // The medium tile over more tiles than fit on the GPU at once (8192-item uint32 tiles, 3
 // blocks on each of 132 SMs), so tiles look back past blocks that have already exited and
 // later blocks start on SMs they freed; every size ends in a partial tile.
+// The segmented tile (12,288-item uint32 tiles, 4 blocks per SM) likewise.
 TEST_P(CudaCompact, ManyTilesPerBlock) {
-  tile_ = skc::compact_tile::medium;
-  every_op<std::uint32_t>({5000011}, {pattern::random4, pattern::alternating});
-  every_op<std::uint64_t>({3000017}, {pattern::runs});
-  every_op<float>({(std::int64_t{1} << 23) + 1}, {pattern::random4});
+  for (auto tile : {skc::compact_tile::medium, skc::compact_tile::segmented}) {
+    tile_ = tile;
+    every_op<std::uint32_t>({5000011}, {pattern::random4, pattern::alternating});
+    every_op<std::uint64_t>({3000017}, {pattern::runs});
+    every_op<float>({(std::int64_t{1} << 23) + 1}, {pattern::random4});
+    if (HasFailure()) return;
+  }
 }
 
 TEST_P(CudaCompact, ThresholdPredicates) {

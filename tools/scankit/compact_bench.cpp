@@ -86,7 +86,7 @@ std::vector<row_spec> select_rows(const std::string& algo, const std::string& co
       const auto nm = cuda::name(cuda::all_compact_algorithms[i]);
       if (!wanted(nm)) continue;
       if (cuda::all_compact_algorithms[i] == cuda::compact_algorithm::single_pass && tile == "all") {
-        for (const char* t : {"small", "medium"})
+        for (const char* t : {"small", "medium", "segmented"})
           rows.push_back({row_kind::gpu, std::string(nm) + "/" + t, static_cast<int>(i), t});
       } else {
         rows.push_back({row_kind::gpu, std::string(nm), static_cast<int>(i), tile});
@@ -411,7 +411,7 @@ class point_runner {
     cuda::compact_config cfg;
     cfg.algorithm = cuda::all_compact_algorithms[static_cast<std::size_t>(row.spec.algo)];
     cfg.block_size = pp_.block_size;
-    for (auto t : {cuda::compact_tile::automatic, cuda::compact_tile::small, cuda::compact_tile::medium})
+    for (auto t : cuda::all_compact_tiles)
       if (cuda::name(t) == row.spec.tile) cfg.tile = t;
     const std::size_t ws = cuda::compact_workspace_bytes(n, sizeof(T), cfg);
     c.ws.reserve(std::max<std::size_t>(ws, 16));

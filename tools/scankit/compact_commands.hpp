@@ -16,7 +16,7 @@ struct compact_common_options {
   std::string algo = "all";
   std::string compare = "cub,copy";
   int block_size = 0;
-  std::string tile = "auto";  // single-pass tile size: auto | small | medium | large
+  std::string tile = "auto";  // single-pass tile size: auto | small | medium | segmented | all
   int reps = 10;
   std::optional<std::uint64_t> seed;
   bool device_only = false;

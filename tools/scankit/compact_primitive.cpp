@@ -46,8 +46,9 @@ void add_common(CLI::App& app, compact_common_options& o) {
       ->check(CLI::IsMember({0, 64, 128, 256}))
       ->capture_default_str();
   app.add_option("--tile", o.tile,
-                 "Tile size of single-pass: auto, small (half), medium, or all (one row each)")
-      ->check(CLI::IsMember({"auto", "small", "medium", "all"}))
+                 "Tile size of single-pass: auto, small (half), medium, segmented (12 vectors per lane, "
+                 "one contiguous segment per warp), or all (one row each)")
+      ->check(CLI::IsMember({"auto", "small", "medium", "segmented", "all"}))
       ->capture_default_str();
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))

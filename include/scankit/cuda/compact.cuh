@@ -64,7 +64,7 @@ struct checker {
     if (cfg.algorithm != compact_algorithm::scan_scatter && cfg.algorithm != compact_algorithm::single_pass)
       throw invalid_argument(std::string(where) + ": unknown algorithm");
     if (cfg.tile != compact_tile::automatic && cfg.tile != compact_tile::small &&
-        cfg.tile != compact_tile::medium)
+        cfg.tile != compact_tile::medium && cfg.tile != compact_tile::segmented)
       throw invalid_argument(std::string(where) + ": unknown tile size");
     (void)resolve_block_size(cfg);
   }

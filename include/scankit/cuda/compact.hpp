@@ -70,13 +70,20 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 /// 256 threads); small halves it (and allows more blocks per SM). automatic: small below 32 MiB
 /// of input, medium from there (measured on the H100, see docs/PERFORMANCE.md; a tile of
 /// twice the medium size was measured too and dropped: it was never more than 7% faster).
-enum class compact_tile { automatic, small, medium };
+/// segmented: 12 vectors per lane, each warp compacting its own contiguous segment (4- and
+/// 8-byte items written without indices, 256 threads, aligned pointers; other calls take the
+/// automatic tile).
+enum class compact_tile { automatic, small, medium, segmented };
+
+inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,
+                                                     compact_tile::medium, compact_tile::segmented};
 
 constexpr std::string_view name(compact_tile t) {
   switch (t) {
     case compact_tile::automatic: return "auto";
     case compact_tile::small: return "small";
     case compact_tile::medium: return "medium";
+    case compact_tile::segmented: return "segmented";
   }
   return "?";
 }

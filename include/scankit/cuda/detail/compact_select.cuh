@@ -114,7 +114,15 @@ constexpr int vectors_per_thread() {
   return vectors_per_thread_for(sizeof(T));
 }
 
+/// 16-byte vectors per lane of the segmented tile (compact_single_pass.cuh): 12, as the scan's
+/// blocked tile (12,288 four-byte items per 256 threads).
+inline constexpr int segmented_vectors_per_thread = 12;
+
+/// Items per tile of the kernel a call with `tile` may run. The segmented tile falls back to
+/// the automatic one where it does not apply; that one's tiles are smaller, so it is the one
+/// workspace sizes count with (an upper bound for both).
 inline std::int64_t tile_items_for(std::int64_t n, std::size_t item_bytes, int block, compact_tile tile) {
+  if (tile == compact_tile::segmented) tile = compact_tile::automatic;
   if (item_bytes == 0) item_bytes = sizeof(unsigned);
   const std::int64_t V = (item_bytes <= 16 && 16 % item_bytes == 0) ? static_cast<std::int64_t>(16 / item_bytes) : 1;
   return static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
