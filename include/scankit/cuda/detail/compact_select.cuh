@@ -36,7 +36,46 @@ struct flag_selector {  // select_flagged
   __device__ __forceinline__ bool operator()(std::int64_t i, const T&, const T&) const {
     return flags[i] != F(0);
   }
+  /// Whether the V flags of V consecutive items from a multiple of V make one aligned word
+  /// (2, 4, 8 or 16 bytes) that one load can fetch.
+  template <int V>
+  __host__ __device__ bool words_aligned() const {
+    constexpr std::size_t bytes = V * sizeof(F);
+    return (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16) && reinterpret_cast<std::uintptr_t>(flags) % bytes == 0;
+  }
+  /// Bit j set where item i0 + j (j < V) is flagged, from one load (words_aligned<V>() must
+  /// hold and i0 be a multiple of V). The segmented kernel issues these next to its item
+  /// loads: one load per vector instead of V byte loads, and no register per flag in flight.
+  template <int V>
+  __device__ __forceinline__ unsigned flag_word(std::int64_t i0) const {
+    constexpr std::size_t bytes = V * sizeof(F);
+    F f[V];
+    if constexpr (bytes == 2) {
+      const unsigned short w = *reinterpret_cast<const unsigned short*>(flags + i0);
+      memcpy(f, &w, bytes);
+    } else if constexpr (bytes == 4) {
+      const unsigned w = *reinterpret_cast<const unsigned*>(flags + i0);
+      memcpy(f, &w, bytes);
+    } else if constexpr (bytes == 8) {
+      const uint2 w = *reinterpret_cast<const uint2*>(flags + i0);
+      memcpy(f, &w, bytes);
+    } else if constexpr (bytes == 16) {
+      const uint4 w = *reinterpret_cast<const uint4*>(flags + i0);
+      memcpy(f, &w, bytes);
+    } else {
+      for (int j = 0; j < V; ++j) f[j] = flags[i0 + j];
+    }
+    unsigned m = 0;
+#pragma unroll
+    for (int j = 0; j < V; ++j) m |= (f[j] != F(0) ? 1u : 0u) << j;
+    return m;
+  }
 };
+
+template <class Sel>
+inline constexpr bool has_flag_words = false;
+template <class T, class F>
+inline constexpr bool has_flag_words<flag_selector<T, F>> = true;
 
 template <class T, class Eq>
 struct run_start_selector {  // unique, unique_count: the first item of each run

@@ -323,6 +323,16 @@ __global__ void __launch_bounds__(256, MinBlocks)
         x[v][j] = i < seg_valid ? in[seg_begin + i] : T{};
       }
   }
+  // select_flagged: each vector's flags in one load where they make an aligned word.
+  [[maybe_unused]] unsigned flag_masks[has_flag_words<Sel> ? KV : 1];
+  [[maybe_unused]] bool flag_words = false;
+  if constexpr (has_flag_words<Sel>) {
+    flag_words = seg_full && sel.template words_aligned<V>();
+    if (flag_words) {
+#pragma unroll
+      for (int v = 0; v < KV; ++v) flag_masks[v] = sel.template flag_word<V>(seg_begin + (v * 32 + lane) * V);
+    }
+  }
   // unique: the item before the segment (lane 0 of column 0 needs it).
   T edge{};
   if constexpr (Sel::needs_prev) {
@@ -344,14 +354,18 @@ __global__ void __launch_bounds__(256, MinBlocks)
     }
     const int first = (v * 32 + lane) * V;  // the lane's first item in the segment
     unsigned m = 0;
+    if (flag_words) {
+      m = flag_masks[has_flag_words<Sel> ? v : 0];
+    } else {
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      // (Items past the end are not given to the selector: a flag selector would read past
-      // its flags.)
-      bool s = seg_full || first + j < seg_valid;
-      if constexpr (Sel::needs_prev) s = s && sel(seg_begin + first + j, x[v][j], j > 0 ? x[v][j > 0 ? j - 1 : 0] : up);
-      else s = s && sel(seg_begin + first + j, x[v][j], x[v][j]);
-      if (s) m |= 1u << j;
+      for (int j = 0; j < V; ++j) {
+        // (Items past the end are not given to the selector: a flag selector would read past
+        // its flags.)
+        bool s = seg_full || first + j < seg_valid;
+        if constexpr (Sel::needs_prev) s = s && sel(seg_begin + first + j, x[v][j], j > 0 ? x[v][j > 0 ? j - 1 : 0] : up);
+        else s = s && sel(seg_begin + first + j, x[v][j], x[v][j]);
+        if (s) m |= 1u << j;
+      }
     }
     const int c = __popc(m);
     int pre = 0, total = 0;
@@ -492,7 +506,10 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
     dl::tree<count_t> tr;
     unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
     const std::size_t smem = segmented_smem_bytes<KV>(block);
-    auto kernel = segmented_kernel<KV, 4, Sel>;
+    // Four blocks per SM (64 registers) for predicates; flags and run starts keep more per
+    // lane (flag words, the previous vector) and spilled 48-228 bytes there, so they get 3.
+    constexpr int min_blocks = has_flag_words<Sel> || Sel::needs_prev ? 3 : 4;
+    auto kernel = segmented_kernel<KV, min_blocks, Sel>;
     allow_shared_memory(kernel, smem);
     launch_after("launch of segmented_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
                  counter, segmented_first_delay_ns(0),
