@@ -72,7 +72,8 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 /// twice the medium size was measured too and dropped: it was never more than 7% faster).
 /// segmented: 12 vectors per lane, each warp compacting its own contiguous segment (4- and
 /// 8-byte items written without indices, 256 threads, aligned pointers; other calls take the
-/// automatic tile).
+/// small or medium tile as automatic would). automatic takes it for large inputs where it
+/// applies: from 512 MiB of 4-byte items, 16 MiB for select_flagged, 128 MiB of 8-byte items.
 enum class compact_tile { automatic, small, medium, segmented };
 
 inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,

@@ -520,11 +520,28 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
   }
 }
 
+/// From how many bytes of input `automatic` takes the segmented tile (where it applies).
+/// H100, session 14 sweeps with every tile and CUB in one process (docs/results/
+/// session14-round{1,2}*): for 4-byte items selected by a predicate or as run starts it ties
+/// the medium tile at 2^27 items and wins from 2^28 (select_if 1/50/99%: 1.04/1.06/1.09-1.12x
+/// CUB against 1.03/1.04-1.05/1.02-1.04x; partition 1.17-1.18x against 1.09-1.10x), but loses
+/// up to 8% at 2^23-2^26 (too few tiles to fill 528 block slots evenly); select_flagged, whose
+/// flags it loads as one word per vector, wins from 2^22 (1.06-1.15x against 0.94-1.00x);
+/// 8-byte items win from 2^24 (uint64 select_if 0.95-0.97x against 0.90-0.94x).
+template <class Sel>
+constexpr std::int64_t segmented_from_bytes() {
+  if constexpr (sizeof(typename Sel::item_type) == 8) return std::int64_t{1} << 27;
+  else if constexpr (has_flag_words<Sel>) return std::int64_t{1} << 24;
+  else return std::int64_t{1} << 29;
+}
+
 template <class Sel>
 void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
          const outputs<typename Sel::item_type>& out, arena& ws, int block, compact_tile tile, cudaStream_t s) {
   using T = typename Sel::item_type;
   constexpr int R = vectors_per_thread<T>();
+  if (tile == compact_tile::automatic && n * static_cast<std::int64_t>(sizeof(T)) >= segmented_from_bytes<Sel>())
+    tile = compact_tile::segmented;
   if (tile == compact_tile::segmented) {
     if (launch_segmented(in, n, sel, out, ws, block, s)) return;
     tile = compact_tile::automatic;  // where it does not apply
