@@ -35,11 +35,6 @@ unsigned segmented_first_delay_ns(unsigned tuned) {
   return from_env ? static_cast<unsigned>(*from_env) : tuned;
 }
 
-int segment_vectors_override() {
-  static const int kv = static_cast<int>(env_integer("SCANKIT_COMPACT_SEGMENT_VECTORS", 6, 12).value_or(12));
-  return kv;
-}
-
 }  // namespace single_pass
 
 }  // namespace detail::compact

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 14, round 4: smaller segmented tiles for middle sizes (experiment switch
+# Session 14, round 4 (the switch was removed after this round: not kept): smaller segmented tiles for middle sizes (experiment switch
 # SCANKIT_COMPACT_SEGMENT_VECTORS: 8 vectors per lane at 4 blocks per SM, 6 at 6), 4-byte items
 # selected by a predicate. Their tile-size tests and sanitizers, then sweeps 2^20..2^28 with
 # every tile (the segmented row is the smaller one) and CUB in one process.

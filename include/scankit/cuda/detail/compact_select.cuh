@@ -161,13 +161,10 @@ inline constexpr int segmented_vectors_per_thread = 12;
 /// the automatic one where it does not apply; that one's tiles are smaller, so it is the one
 /// workspace sizes count with (an upper bound for both).
 inline std::int64_t tile_items_for(std::int64_t n, std::size_t item_bytes, int block, compact_tile tile) {
-  const bool segmented = tile == compact_tile::segmented || tile == compact_tile::automatic;
   if (tile == compact_tile::segmented) tile = compact_tile::automatic;
   if (item_bytes == 0) item_bytes = sizeof(unsigned);
   const std::int64_t V = (item_bytes <= 16 && 16 % item_bytes == 0) ? static_cast<std::int64_t>(16 / item_bytes) : 1;
-  const std::int64_t items = static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
-  // (The session 14 experiment's smallest segmented tile: 6 vectors per lane.)
-  return segmented ? std::min<std::int64_t>(items, std::int64_t{6} * block * V) : items;
+  return static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -492,28 +492,6 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
 /// The segmented tile's first delay: SCANKIT_COMPACT_FIRST_DELAY (ns) or `tuned`.
 unsigned segmented_first_delay_ns(unsigned tuned);
 
-/// Launches the segmented kernel with KV vectors per lane at MinBlocks blocks per SM.
-template <int KV, int MinBlocks, class Sel>
-void launch_segmented_kv(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
-                         const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
-  using T = typename Sel::item_type;
-  namespace dl = decoupled_lookback;
-  const std::int64_t tiles = ceil_div(n, std::int64_t{KV} * block * tile::vector_items<T>());
-  if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
-  dl::tree<count_t> tr;
-  unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
-  const std::size_t smem = segmented_smem_bytes<KV>(block);
-  auto kernel = segmented_kernel<KV, MinBlocks, Sel>;
-  allow_shared_memory(kernel, smem);
-  launch_after("launch of segmented_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
-               counter, segmented_first_delay_ns(0),
-               guess_prefetch_pays<Sel> && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
-}
-
-/// Session 14 experiment: SCANKIT_COMPACT_SEGMENT_VECTORS=8 or 6 runs smaller segmented tiles
-/// (4 / 6 blocks per SM; ptxas: KV 8 at 5 blocks spilled 132 bytes, KV 6 at 6 spills 24, at 5 52) for 4-byte items selected by a predicate.
-int segment_vectors_override();
-
 /// Launches the segmented kernel; false (nothing launched) where it does not apply.
 template <class Sel>
 bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
@@ -521,17 +499,21 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
   using T = typename Sel::item_type;
   if constexpr (Sel::reads_items && (sizeof(T) == 4 || sizeof(T) == 8) && tile::vector_items<T>() * sizeof(T) == 16) {
     if (out.items == nullptr || out.indices != nullptr || block != 256 || !tile::vector_aligned(in, out.items)) return false;
-    if constexpr (sizeof(T) == 4 && !has_flag_words<Sel> && !Sel::needs_prev) {
-      switch (segment_vectors_override()) {
-        case 8: launch_segmented_kv<8, 4>(in, n, sel, out, ws, block, s); return true;
-        case 6: launch_segmented_kv<6, 6>(in, n, sel, out, ws, block, s); return true;
-        default: break;
-      }
-    }
+    namespace dl = decoupled_lookback;
+    constexpr int KV = segmented_vectors_per_thread;
+    const std::int64_t tiles = ceil_div(n, std::int64_t{KV} * block * tile::vector_items<T>());
+    if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+    dl::tree<count_t> tr;
+    unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
+    const std::size_t smem = segmented_smem_bytes<KV>(block);
     // Four blocks per SM (64 registers) for predicates; flags and run starts keep more per
     // lane (flag words, the previous vector) and spilled 48-228 bytes there, so they get 3.
     constexpr int min_blocks = has_flag_words<Sel> || Sel::needs_prev ? 3 : 4;
-    launch_segmented_kv<segmented_vectors_per_thread, min_blocks>(in, n, sel, out, ws, block, s);
+    auto kernel = segmented_kernel<KV, min_blocks, Sel>;
+    allow_shared_memory(kernel, smem);
+    launch_after("launch of segmented_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
+                 counter, segmented_first_delay_ns(0),
+                 guess_prefetch_pays<Sel> && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
     return true;
   } else {
     return false;
