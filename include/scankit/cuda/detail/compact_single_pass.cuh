@@ -464,6 +464,15 @@ template <class T, class P, bool Keep>
 inline constexpr bool guess_prefetch_pays<pred_selector<T, P, Keep>> = sizeof(T) == 4;
 template <class T, class E>
 inline constexpr bool guess_prefetch_pays<run_start_selector<T, E>> = sizeof(T) == 4;
+/// Session 14 experiment: SCANKIT_COMPACT_PREFETCH8=1 gives the segmented tile the guess
+/// prefetch for 8-byte items selected by a predicate or as run starts too.
+bool prefetch_eight_byte_experiment();
+template <class Sel>
+inline constexpr bool eight_byte_prefetch_candidate = false;
+template <class T, class P, bool Keep>
+inline constexpr bool eight_byte_prefetch_candidate<pred_selector<T, P, Keep>> = sizeof(T) == 8;
+template <class T, class E>
+inline constexpr bool eight_byte_prefetch_candidate<run_start_selector<T, E>> = sizeof(T) == 8;
 
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
@@ -513,7 +522,8 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
     allow_shared_memory(kernel, smem);
     launch_after("launch of segmented_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
                  counter, segmented_first_delay_ns(0),
-                 guess_prefetch_pays<Sel> && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
+                 (guess_prefetch_pays<Sel> || (eight_byte_prefetch_candidate<Sel> && prefetch_eight_byte_experiment())) &&
+                     prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
     return true;
   } else {
     return false;
