@@ -35,11 +35,6 @@ unsigned segmented_first_delay_ns(unsigned tuned) {
   return from_env ? static_cast<unsigned>(*from_env) : tuned;
 }
 
-bool prefetch_eight_byte_experiment() {
-  static const bool on = env_integer("SCANKIT_COMPACT_PREFETCH8", 0, 1).value_or(0) == 1;
-  return on;
-}
-
 }  // namespace single_pass
 
 }  // namespace detail::compact

@@ -454,7 +454,8 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
 /// (whose flags it does not fetch) 0.7% (0.99 -> 0.98x, session13-round6.log). (The scan and
 /// onesweep lost 1-5% with it, and loading the guessed tile itself, reloading on a miss, lost
 /// 10-20% everywhere: session13-round{1,2}.log.) So it runs for 4-byte items selected by a
-/// predicate or as run starts, from this many bytes of input, or from what
+/// predicate or as run starts (8-byte ones too in the segmented tile: segmented_prefetch_pays),
+/// from this many bytes of input, or from what
 /// SCANKIT_COMPACT_PREFETCH_FROM says (bytes; "off": never).
 inline constexpr std::int64_t prefetch_from_bytes = std::int64_t{1} << 29;
 bool prefetch_guessed_tile(std::int64_t input_bytes);
@@ -464,15 +465,17 @@ template <class T, class P, bool Keep>
 inline constexpr bool guess_prefetch_pays<pred_selector<T, P, Keep>> = sizeof(T) == 4;
 template <class T, class E>
 inline constexpr bool guess_prefetch_pays<run_start_selector<T, E>> = sizeof(T) == 4;
-/// Session 14 experiment: SCANKIT_COMPACT_PREFETCH8=1 gives the segmented tile the guess
-/// prefetch for 8-byte items selected by a predicate or as run starts too.
-bool prefetch_eight_byte_experiment();
+/// The segmented tile prefetches for 8-byte items too (session 14, docs/results/
+/// session14-round5.log, uint64 at 2^27 against CUB, without -> with, two alternations:
+/// select_if 50% 0.95-0.96 -> 1.00x, 99% 1.01 -> 1.05x, partition 0.98 -> 1.04-1.05x, unique
+/// 0.94 -> 0.96x, double 0.95-0.96 -> 1.00-1.01x; 1% lost, 0.94-0.95 -> 0.91x). The medium
+/// tile lost 2% with it for uint64 (session 13), so there it stays off.
 template <class Sel>
-inline constexpr bool eight_byte_prefetch_candidate = false;
+inline constexpr bool segmented_prefetch_pays = guess_prefetch_pays<Sel>;
 template <class T, class P, bool Keep>
-inline constexpr bool eight_byte_prefetch_candidate<pred_selector<T, P, Keep>> = sizeof(T) == 8;
+inline constexpr bool segmented_prefetch_pays<pred_selector<T, P, Keep>> = sizeof(T) == 4 || sizeof(T) == 8;
 template <class T, class E>
-inline constexpr bool eight_byte_prefetch_candidate<run_start_selector<T, E>> = sizeof(T) == 8;
+inline constexpr bool segmented_prefetch_pays<run_start_selector<T, E>> = sizeof(T) == 4 || sizeof(T) == 8;
 
 /// Launches the kernel with R vectors per thread (and at least MinBlocks blocks per SM).
 template <int R, int MinBlocks, class Sel>
@@ -522,8 +525,7 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
     allow_shared_memory(kernel, smem);
     launch_after("launch of segmented_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, n, sel, out, tr,
                  counter, segmented_first_delay_ns(0),
-                 (guess_prefetch_pays<Sel> || (eight_byte_prefetch_candidate<Sel> && prefetch_eight_byte_experiment())) &&
-                     prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
+                 segmented_prefetch_pays<Sel> && prefetch_guessed_tile(n * static_cast<std::int64_t>(sizeof(T))));
     return true;
   } else {
     return false;
