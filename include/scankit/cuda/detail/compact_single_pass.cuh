@@ -269,7 +269,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
 /// warp-local and the tile is 1.5x bigger (12,288 four-byte items) at 4 blocks per SM, so
 /// a tile's wait for its predecessors is spread over more bytes in flight.
 /// For items of 4 and 8 bytes (one 16-byte vector holds V of them), with items written and
-/// no indices, both pointers 16-byte aligned; everything else takes the medium tile.
+/// no indices, 256 threads, both pointers 16-byte aligned; other calls take the small or
+/// medium tile, as automatic would.
 template <int KV>
 constexpr std::size_t segmented_smem_bytes(int block) {
   return static_cast<std::size_t>(block / 32) * (32 * KV + 1) * 16;  // + 1: write_run's spare vector
