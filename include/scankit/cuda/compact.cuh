@@ -10,7 +10,9 @@
 // -> kernels (detail/compact_*.cuh).
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -63,8 +65,7 @@ struct checker {
   void algorithm(const compact_config& cfg) const {
     if (cfg.algorithm != compact_algorithm::scan_scatter && cfg.algorithm != compact_algorithm::single_pass)
       throw invalid_argument(std::string(where) + ": unknown algorithm");
-    if (cfg.tile != compact_tile::automatic && cfg.tile != compact_tile::small &&
-        cfg.tile != compact_tile::medium && cfg.tile != compact_tile::segmented)
+    if (std::find(std::begin(all_compact_tiles), std::end(all_compact_tiles), cfg.tile) == std::end(all_compact_tiles))
       throw invalid_argument(std::string(where) + ": unknown tile size");
     (void)resolve_block_size(cfg);
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "scankit/cuda/compact.hpp"
 #include "scankit/cuda/detail/common.cuh"
@@ -49,18 +50,11 @@ struct flag_selector {  // select_flagged
   template <int V>
   __device__ __forceinline__ unsigned flag_word(std::int64_t i0) const {
     constexpr std::size_t bytes = V * sizeof(F);
+    using word = std::conditional_t<bytes == 2, unsigned short,
+                                    std::conditional_t<bytes == 4, unsigned, std::conditional_t<bytes == 8, uint2, uint4>>>;
     F f[V];
-    if constexpr (bytes == 2) {
-      const unsigned short w = *reinterpret_cast<const unsigned short*>(flags + i0);
-      memcpy(f, &w, bytes);
-    } else if constexpr (bytes == 4) {
-      const unsigned w = *reinterpret_cast<const unsigned*>(flags + i0);
-      memcpy(f, &w, bytes);
-    } else if constexpr (bytes == 8) {
-      const uint2 w = *reinterpret_cast<const uint2*>(flags + i0);
-      memcpy(f, &w, bytes);
-    } else if constexpr (bytes == 16) {
-      const uint4 w = *reinterpret_cast<const uint4*>(flags + i0);
+    if constexpr (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16) {
+      const word w = *reinterpret_cast<const word*>(flags + i0);
       memcpy(f, &w, bytes);
     } else {
       for (int j = 0; j < V; ++j) f[j] = flags[i0 + j];
