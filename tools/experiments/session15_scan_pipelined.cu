@@ -1,0 +1,406 @@
+// Session 15 experiment (not part of the library build): a persistent look-back scan whose
+// blocks keep the next tiles' loads in flight while they look back.
+//
+// Why. The blocked kernel (decoupled_lookback.cuh) runs at 87% of the copy at 2^28 int32; the
+// same kernel without its look-back runs at ~97%. While a block waits for its predecessors,
+// its slot on the SM loads nothing, so the bytes in flight drop. Here each block stays
+// resident (one block per slot) and owns STAGES shared-memory tile buffers. Thread 0 takes a
+// tile id from the atomic counter and starts a bulk copy (TMA, cp.async.bulk) of that tile
+// into a free buffer as soon as the buffer is free, so while the block scans and looks back
+// on tile j, the copies of its next STAGES-1 tiles are already under way.
+//
+// Deadlock freedom. A block works on its tiles in the order it took their ids. The smallest
+// unfinished tile id is therefore the *current* tile of some running block (a block that holds
+// it as a queued tile would have a smaller unfinished current tile), and its look-back only
+// needs tiles with smaller ids, which are done. So the scan progresses however blocks are
+// scheduled, as with one tile per block.
+//
+// The tile is blocked: thread t owns items t*K .. t*K+K-1 of the tile (K = KV vectors). The
+// bulk copy lands the tile in shared memory in memory order, unpadded, so an odd KV keeps the
+// eight lanes of a quarter warp on eight different bank groups when they read vector c of
+// their rows (16 * KV * l mod 128 differs for l = 0..7 when KV is odd).
+//
+//   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iinclude \
+//        tools/experiments/session15_scan_pipelined.cu -o session15_scan_pipelined
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "experiment_common.cuh"
+#include "scankit/cuda/detail/decoupled_lookback.cuh"
+#include "scankit/ops.hpp"
+
+namespace dl = scankit::cuda::detail::decoupled_lookback;
+namespace tile = scankit::cuda::detail::tile;
+using scankit::cuda::detail::ceil_div;
+
+// ---------------------------------------------------------------------------------------
+// Bulk copies and mbarriers (PTX).
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void fence_mbar_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  }
+}
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+          smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+__device__ __forceinline__ void bulk_store(void* dst, const void* src, unsigned bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(smem_addr(src)),
+               "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait_read_all() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+struct knobs {
+  bool tma_store = false;  // the scanned tile leaves by bulk copy (thread 0), else warp __stcs stores
+  bool lookback = true;    // false: no look-back, prefix = identity (wrong output; a bound)
+  bool compute = true;     // false: the tile is copied through unchanged (a TMA copy kernel)
+  int chunks = 4;          // bulk copies per tile load
+};
+
+/// One tile of B threads x KV vectors, STAGES buffers per block, persistent.
+template <int B, int KV, int STAGES, int MinBlocks, knobs Kn, class T, class Op>
+__global__ void __launch_bounds__(B, MinBlocks)
+    pipelined_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, T init,
+                     const __grid_constant__ dl::tree<T> tr, unsigned long long* tile_counter,
+                     unsigned backoff, unsigned first_delay) {
+  constexpr int V = 16 / sizeof(T);
+  constexpr int K = KV * V;
+  constexpr std::int64_t tile_items = std::int64_t{B} * K;
+  constexpr unsigned tile_bytes = B * KV * 16;
+  static_assert(KV % 2 == 1, "rows of an odd number of vectors keep a quarter warp conflict-free");
+  static_assert(tile_bytes % (16 * Kn.chunks) == 0, "chunks of whole vectors");
+  extern __shared__ uint4 stages[];  // STAGES tiles of B * KV vectors, memory order
+  __shared__ alignas(8) unsigned long long full[STAGES];
+  __shared__ std::int64_t stage_tile[STAGES];
+  __shared__ T warp_totals[32];
+  __shared__ T level_sums[dl::max_levels];
+  const int tid = threadIdx.x;
+
+  // Thread 0: take a tile id for buffer s and start its copy (a partial last tile is loaded
+  // by the whole block when it comes up).
+  auto refill = [&](int s) {
+    const std::int64_t t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+    stage_tile[s] = t;
+    if (t < tiles && (t + 1) * tile_items <= n) {
+      mbar_expect_tx(&full[s], tile_bytes);
+      constexpr unsigned chunk = tile_bytes / Kn.chunks;
+      char* dst = reinterpret_cast<char*>(stages + s * B * KV);
+      const char* src = reinterpret_cast<const char*>(in + t * tile_items);
+#pragma unroll
+      for (int c = 0; c < Kn.chunks; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
+    }
+  };
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], 1);
+    fence_mbar_init();
+    for (int s = 0; s < STAGES; ++s) refill(s);
+  }
+  __syncthreads();
+
+  for (int j = 0;; ++j) {
+    const int s = j % STAGES;
+    const unsigned parity = (j / STAGES) & 1;
+    const std::int64_t t = stage_tile[s];
+    if (t >= tiles) break;
+    const std::int64_t begin = t * tile_items;
+    const bool whole = begin + tile_items <= n;
+    uint4* buf = stages + s * B * KV;
+    uint4* row = buf + tid * KV;
+    if (whole) {
+      mbar_wait(&full[s], parity);
+    } else {
+      T* items = reinterpret_cast<T*>(buf);
+      for (std::int64_t i = tid; i < tile_items; i += B) items[i] = begin + i < n ? in[begin + i] : op.identity();
+      __syncthreads();
+    }
+
+    if constexpr (Kn.compute) {
+      // Row totals; the block scan of the rows; publish the aggregate.
+      T row_total = op.identity();
+#pragma unroll
+      for (int c = 0; c < KV; ++c) {
+        T a[V];
+        memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+        for (int k = 0; k < V; ++k) row_total = op(row_total, a[k]);
+      }
+      T aggregate;
+      const T before_row = tile::block_exclusive_scan(row_total, op, warp_totals, aggregate);
+      T tile_prefix = init;
+      if constexpr (Kn.lookback) {
+        if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+        if (first_delay != 0 && (tid >> 5) < tr.levels) __nanosleep(first_delay);
+        dl::look_back(tr, t, aggregate, op, backoff, level_sums);
+        __syncthreads();
+        tile_prefix = dl::tile_prefix_of(tr, level_sums, init, op);
+      }
+      // Scan the row from its prefix, in place.
+      T running = op(tile_prefix, before_row);
+#pragma unroll
+      for (int c = 0; c < KV; ++c) {
+        T a[V];
+        memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+          running = op(running, a[k]);
+          a[k] = running;
+        }
+        memcpy(&row[c], a, sizeof(a));
+      }
+    }
+
+    // Store the tile and refill the buffer.
+    if (whole) {
+      if constexpr (Kn.tma_store) {
+        fence_proxy_async();  // this thread's shared-memory writes, seen by the bulk copy
+        __syncthreads();
+        if (tid == 0) {
+          bulk_store(out + begin, buf, tile_bytes);
+          bulk_commit();
+          bulk_wait_read_all();  // the buffer is read; it may be refilled
+          refill(s);
+        }
+      } else {
+        __syncthreads();
+        uint4* dst = reinterpret_cast<uint4*>(out + begin);
+#pragma unroll
+        for (int c = 0; c < KV; ++c) __stcs(dst + c * B + tid, buf[c * B + tid]);
+        __syncthreads();
+        if (tid == 0) {
+          fence_proxy_async();
+          refill(s);
+        }
+      }
+    } else {
+      __syncthreads();
+      const T* items = reinterpret_cast<const T*>(buf);
+      for (std::int64_t i = tid; i < tile_items && begin + i < n; i += B) out[begin + i] = items[i];
+      __syncthreads();
+      if (tid == 0) refill(s);
+    }
+    // Nobody reads stage_tile[s] again before the barriers of the next iterations.
+  }
+  if constexpr (Kn.tma_store) {
+    if (tid == 0) bulk_wait_all();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Harness.
+
+template <class U>
+__global__ void count_mismatch(const U* a, const U* b, std::int64_t n, unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    local += a[i] != b[i];
+  if (local) atomicAdd(bad, local);
+}
+
+template <class U>
+__global__ void fill_random(U* a, std::int64_t n, unsigned seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    unsigned x = static_cast<unsigned>(i) * 2654435761u ^ seed;
+    x ^= x >> 13;
+    x *= 0x5bd1e995u;
+    x ^= x >> 15;
+    a[i] = static_cast<U>(static_cast<int>(x % 201) - 100);
+  }
+}
+
+template <class T>
+struct context {
+  std::int64_t n;
+  T *in, *out, *ref;
+  char* ws;
+  unsigned long long* bad;
+  float copy_ms, cub_ms;
+  timer tm;
+};
+
+template <class T>
+std::size_t make_tree(context<T>& c, std::int64_t tiles, dl::tree<T>& tr, unsigned long long*& counter) {
+  tr = dl::tree<T>{};
+  tr.levels = dl::levels_for(tiles);
+  char* p = c.ws;
+  counter = reinterpret_cast<unsigned long long*>(p);
+  p += 256;
+  for (int k = 0; k < tr.levels; ++k) {
+    tr.level[k].words = reinterpret_cast<unsigned long long*>(p);
+    p += (dl::level_entries(tiles, k) * 8 * dl::level_status<T>::W + 255) / 256 * 256;
+  }
+  return static_cast<std::size_t>(p - c.ws);
+}
+
+template <class T>
+void report(context<T>& c, const char* label, int regs, int local, int per_sm, float ms, bool check = true) {
+  unsigned long long bad = 0;
+  if (check) {
+    CK(cudaMemset(c.bad, 0, 8));
+    count_mismatch<<<1024, 256>>>(c.out, c.ref, c.n, c.bad);
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(&bad, c.bad, 8, cudaMemcpyDeviceToHost));
+  } else {
+    CK(cudaMemset(c.bad, 0, 8));
+    count_mismatch<<<1024, 256>>>(c.out, c.in, c.n, c.bad);  // a copy: out must equal in
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(&bad, c.bad, 8, cudaMemcpyDeviceToHost));
+  }
+  std::printf("  %-44s %3d regs %4d B local %d/SM %9.4f ms  %5.1f%% of copy  %5.3fx CUB  %s\n", label, regs, local,
+              per_sm, ms, 100.0 * c.copy_ms / ms, c.cub_ms / ms, bad ? "WRONG" : "ok");
+  std::fflush(stdout);
+}
+
+template <int B, int KV, int STAGES, int MinBlocks, knobs Kn, class T, class Op>
+void run_pipelined(context<T>& c, const char* label, int reps, unsigned first_delay = 0, unsigned backoff = 32) {
+  Op op;
+  constexpr int V = 16 / sizeof(T);
+  const std::int64_t tile_items = std::int64_t{B} * KV * V;
+  const std::int64_t tiles = ceil_div(c.n, tile_items);
+  dl::tree<T> tr;
+  unsigned long long* counter;
+  const std::size_t bytes = make_tree(c, tiles, tr, counter);
+  const int smem = STAGES * B * KV * 16;
+  auto kern = pipelined_kernel<B, KV, STAGES, MinBlocks, Kn, T, Op>;
+  CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0, sms = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, smem));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms);
+  cudaFuncAttributes fa{};
+  CK(cudaFuncGetAttributes(&fa, kern));
+  CK(cudaMemset(c.out, 0, c.n * sizeof(T)));
+  const float ms = c.tm.median_ms(
+      [&] {
+        CK(cudaMemsetAsync(c.ws, 0, bytes));
+        kern<<<static_cast<unsigned>(grid), B, smem>>>(c.in, c.out, c.n, tiles, op, op.identity(), tr, counter,
+                                                        backoff, first_delay);
+        CK(cudaGetLastError());
+      },
+      reps);
+  CK(cudaDeviceSynchronize());
+  char full[128];
+  std::snprintf(full, sizeof full, "%s %dx%dx%d%s%s d%u", label, B, KV, STAGES, Kn.tma_store ? " tmaST" : "",
+                Kn.lookback ? "" : " NOLB", first_delay);
+  report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms, Kn.compute);
+}
+
+template <class T, class Op>
+void run_library(context<T>& c, int reps) {
+  Op op;
+  scankit::cuda::detail::arena ws(c.ws, 64 << 20);
+  CK(cudaMemset(c.out, 0, c.n * sizeof(T)));
+  const float ms = c.tm.median_ms(
+      [&] {
+        scankit::cuda::detail::arena a(c.ws, 64 << 20);
+        dl::run(c.in, c.out, c.n, op, scankit::scan_kind::inclusive, op.identity(), static_cast<T*>(nullptr), a,
+                256, cudaStream_t{});
+      },
+      reps);
+  CK(cudaDeviceSynchronize());
+  report(c, "library (blocked 256x12, 4/SM)", 0, 0, 4, ms);
+}
+
+template <class T, class F>
+void with_context(std::int64_t n, const char* type, F body) {
+  context<T> c;
+  c.n = n;
+  const int reps = n >= (std::int64_t{1} << 28) ? 9 : 25;
+  CK(cudaMalloc(&c.in, n * sizeof(T)));
+  CK(cudaMalloc(&c.out, n * sizeof(T)));
+  CK(cudaMalloc(&c.ref, n * sizeof(T)));
+  CK(cudaMalloc(&c.ws, 64 << 20));
+  CK(cudaMalloc(&c.bad, 8));
+  fill_random<<<1024, 256>>>(c.in, n, 12345u);
+  CK(cudaGetLastError());
+  c.copy_ms = c.tm.median_ms([&] { CK(cudaMemcpyAsync(c.out, c.in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, reps);
+  std::size_t cub_bytes = 0;
+  void* cub_ws = nullptr;
+  CK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, c.in, c.ref, n));
+  CK(cudaMalloc(&cub_ws, cub_bytes));
+  c.cub_ms = c.tm.median_ms([&] { CK(cub::DeviceScan::InclusiveSum(cub_ws, cub_bytes, c.in, c.ref, n)); }, reps);
+  std::printf("\nn = %lld (2^%.2f) %s sum: copy %.4f ms, CUB %.4f ms (%.1f%% of copy)\n", static_cast<long long>(n),
+              std::log2(double(n)), type, c.copy_ms, c.cub_ms, 100.0 * c.copy_ms / c.cub_ms);
+  body(c, reps);
+  CK(cudaFree(cub_ws));
+  CK(cudaFree(c.in));
+  CK(cudaFree(c.out));
+  CK(cudaFree(c.ref));
+  CK(cudaFree(c.ws));
+  CK(cudaFree(c.bad));
+  CK(cudaFree(c.tm.flush));
+  c.tm.flush = nullptr;
+}
+
+constexpr knobs warp_st{}, tma_st{.tma_store = true}, nolb{.tma_store = true, .lookback = false},
+    tma_copy{.tma_store = true, .lookback = false, .compute = false};
+
+template <class T>
+void round1(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  run_pipelined<256, 11, 2, 2, tma_copy, T, Op>(c, "copy only", reps);
+  run_pipelined<256, 11, 2, 2, warp_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 11, 2, 2, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 11, 2, 2, nolb, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 13, 2, 2, warp_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 13, 2, 2, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 7, 3, 2, warp_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 7, 3, 2, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 9, 3, 2, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<128, 11, 3, 3, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<512, 11, 2, 1, tma_st, T, Op>(c, "pipe", reps);
+  run_pipelined<256, 11, 2, 2, tma_st, T, Op>(c, "pipe", reps, 1000);
+  run_library<T, Op>(c, reps);
+}
+
+int main(int argc, char** argv) {
+  const std::string only = argc > 1 ? argv[1] : "all";
+  auto want = [&](const char* k) { return only == "all" || only == k; };
+  using i64 = long long;
+  if (want("quick")) {
+    // Correctness on awkward sizes: partial last tiles, one tile, few tiles.
+    for (std::int64_t n : {std::int64_t{11264} * 3 + 5, std::int64_t{1000003}, std::int64_t{11264}, std::int64_t{777}})
+      with_context<int>(n, "int32", [](auto& c, int r) { round1<int>(c, r); });
+  }
+  if (want("r1")) {
+    for (int lg : {28, 30, 24, 22})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round1<int>(c, r); });
+    for (int lg : {28, 24, 21})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round1<i64>(c, r); });
+  }
+  return 0;
+}
