@@ -217,6 +217,123 @@ __global__ void __launch_bounds__(B, MinBlocks)
   }
 }
 
+/// Round 2: the same buffers, but the block publishes tile j+1's aggregate *before* it looks
+/// back for tile j. Round 1 showed the plain order chaining: a tile's aggregate waited for its
+/// block's previous look-back, which waited for other blocks' aggregates, and so on (40-60% of
+/// the copy). Here an aggregate waits only for its data and for the look-back of the tile two
+/// back in the same block.
+template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(B, MinBlocks)
+    ahead_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, T init,
+                 const __grid_constant__ dl::tree<T> tr, unsigned long long* tile_counter, unsigned backoff,
+                 unsigned first_delay) {
+  constexpr int V = 16 / sizeof(T);
+  constexpr int K = KV * V;
+  constexpr std::int64_t tile_items = std::int64_t{B} * K;
+  constexpr unsigned tile_bytes = B * KV * 16;
+  static_assert(KV % 2 == 1 && STAGES >= 2);
+  extern __shared__ uint4 stages[];
+  __shared__ alignas(8) unsigned long long full[STAGES];
+  __shared__ std::int64_t stage_tile[STAGES];
+  __shared__ T warp_totals[32];
+  __shared__ T level_sums[dl::max_levels];
+  const int tid = threadIdx.x;
+  auto refill = [&](int s) {
+    const std::int64_t t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+    stage_tile[s] = t;
+    if (t < tiles && (t + 1) * tile_items <= n) {
+      mbar_expect_tx(&full[s], tile_bytes);
+      constexpr unsigned chunk = tile_bytes / 4;
+      char* dst = reinterpret_cast<char*>(stages + s * B * KV);
+      const char* src = reinterpret_cast<const char*>(in + t * tile_items);
+#pragma unroll
+      for (int c = 0; c < 4; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
+    }
+  };
+  // Step A of tile t in buffer s (the j-th use of the buffers): wait for the data, row totals,
+  // block scan, publish the aggregate.
+  auto step_a = [&](int j, std::int64_t t, T& before_row, T& aggregate) {
+    const int s = j % STAGES;
+    uint4* buf = stages + s * B * KV;
+    const std::int64_t begin = t * tile_items;
+    if (begin + tile_items <= n) {
+      mbar_wait(&full[s], (j / STAGES) & 1);
+    } else {
+      T* items = reinterpret_cast<T*>(buf);
+      for (std::int64_t i = tid; i < tile_items; i += B) items[i] = begin + i < n ? in[begin + i] : op.identity();
+      __syncthreads();
+    }
+    const uint4* row = buf + tid * KV;
+    T row_total = op.identity();
+#pragma unroll
+    for (int c = 0; c < KV; ++c) {
+      T a[V];
+      memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+      for (int k = 0; k < V; ++k) row_total = op(row_total, a[k]);
+    }
+    before_row = tile::block_exclusive_scan(row_total, op, warp_totals, aggregate);
+    if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], 1);
+    fence_mbar_init();
+    for (int s = 0; s < STAGES; ++s) refill(s);
+  }
+  __syncthreads();
+  std::int64_t t = stage_tile[0];
+  if (t >= tiles) return;
+  T before_row, aggregate;
+  step_a(0, t, before_row, aggregate);
+  for (int j = 0;; ++j) {
+    const int s = j % STAGES;
+    const std::int64_t t_next = stage_tile[(j + 1) % STAGES];
+    T before_next = op.identity(), aggregate_next = op.identity();
+    if (t_next < tiles) step_a(j + 1, t_next, before_next, aggregate_next);
+    // Step B of tile t: look back, scan the row from its prefix, store, refill the buffer.
+    dl::look_back(tr, t, aggregate, op, backoff, level_sums);
+    __syncthreads();
+    const T tile_prefix = dl::tile_prefix_of(tr, level_sums, init, op);
+    uint4* buf = stages + s * B * KV;
+    uint4* row = buf + tid * KV;
+    T running = op(tile_prefix, before_row);
+#pragma unroll
+    for (int c = 0; c < KV; ++c) {
+      T a[V];
+      memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        running = op(running, a[k]);
+        a[k] = running;
+      }
+      memcpy(&row[c], a, sizeof(a));
+    }
+    const std::int64_t begin = t * tile_items;
+    if (begin + tile_items <= n) {
+      fence_proxy_async();
+      __syncthreads();
+      if (tid == 0) {
+        bulk_store(out + begin, buf, tile_bytes);
+        bulk_commit();
+        bulk_wait_read_all();
+        refill(s);
+      }
+    } else {
+      __syncthreads();
+      const T* items = reinterpret_cast<const T*>(buf);
+      for (std::int64_t i = tid; i < tile_items && begin + i < n; i += B) out[begin + i] = items[i];
+      __syncthreads();
+      if (tid == 0) refill(s);
+    }
+    if (t_next >= tiles) break;
+    if constexpr (STAGES == 2) __syncthreads();  // stage_tile[s], just refilled, is read next
+    t = t_next;
+    before_row = before_next;
+    aggregate = aggregate_next;
+  }
+  if (tid == 0) bulk_wait_all();
+}
+
 // ---------------------------------------------------------------------------------------
 // Harness.
 
@@ -318,6 +435,40 @@ void run_pipelined(context<T>& c, const char* label, int reps, unsigned first_de
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms, Kn.compute);
 }
 
+
+template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+void run_ahead(context<T>& c, const char* label, int reps, unsigned backoff = 32) {
+  Op op;
+  constexpr int V = 16 / sizeof(T);
+  const std::int64_t tile_items = std::int64_t{B} * KV * V;
+  const std::int64_t tiles = ceil_div(c.n, tile_items);
+  dl::tree<T> tr;
+  unsigned long long* counter;
+  const std::size_t bytes = make_tree(c, tiles, tr, counter);
+  const int smem = STAGES * B * KV * 16;
+  auto kern = ahead_kernel<B, KV, STAGES, MinBlocks, T, Op>;
+  CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0, sms = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, smem));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms);
+  cudaFuncAttributes fa{};
+  CK(cudaFuncGetAttributes(&fa, kern));
+  CK(cudaMemset(c.out, 0, c.n * sizeof(T)));
+  const float ms = c.tm.median_ms(
+      [&] {
+        CK(cudaMemsetAsync(c.ws, 0, bytes));
+        kern<<<static_cast<unsigned>(grid), B, smem>>>(c.in, c.out, c.n, tiles, op, op.identity(), tr, counter,
+                                                        backoff, 0);
+        CK(cudaGetLastError());
+      },
+      reps);
+  CK(cudaDeviceSynchronize());
+  char full[128];
+  std::snprintf(full, sizeof full, "%s %dx%dx%d b%u", label, B, KV, STAGES, backoff);
+  report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
+}
+
 template <class T, class Op>
 void run_library(context<T>& c, int reps) {
   Op op;
@@ -387,6 +538,21 @@ void round1(context<T>& c, int reps) {
   run_library<T, Op>(c, reps);
 }
 
+template <class T>
+void round2(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  run_ahead<256, 11, 2, 2, T, Op>(c, "ahead", reps);
+  run_ahead<256, 7, 3, 2, T, Op>(c, "ahead", reps);
+  run_ahead<256, 9, 3, 2, T, Op>(c, "ahead", reps);
+  run_ahead<256, 5, 4, 2, T, Op>(c, "ahead", reps);
+  run_ahead<128, 9, 3, 4, T, Op>(c, "ahead", reps);
+  run_ahead<512, 7, 3, 1, T, Op>(c, "ahead", reps);
+  run_ahead<512, 9, 3, 1, T, Op>(c, "ahead", reps);
+  run_ahead<256, 9, 3, 2, T, Op>(c, "ahead", reps, 100);
+  run_library<T, Op>(c, reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -395,6 +561,17 @@ int main(int argc, char** argv) {
     // Correctness on awkward sizes: partial last tiles, one tile, few tiles.
     for (std::int64_t n : {std::int64_t{11264} * 3 + 5, std::int64_t{1000003}, std::int64_t{11264}, std::int64_t{777}})
       with_context<int>(n, "int32", [](auto& c, int r) { round1<int>(c, r); });
+  }
+  if (want("quick2")) {
+    for (std::int64_t n : {std::int64_t{9216} * 7 + 5, std::int64_t{1000003}, std::int64_t{9216}, std::int64_t{777}})
+      with_context<int>(n, "int32", [](auto& c, int r) { round2<int>(c, r); });
+    with_context<long long>(1000003, "int64", [](auto& c, int r) { round2<long long>(c, r); });
+  }
+  if (want("r2")) {
+    for (int lg : {28, 30, 24})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round2<int>(c, r); });
+    for (int lg : {28, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round2<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
