@@ -334,6 +334,148 @@ __global__ void __launch_bounds__(B, MinBlocks)
   if (tid == 0) bulk_wait_all();
 }
 
+__device__ __forceinline__ void mbar_arrive(unsigned long long* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void consumers_sync(int threads) {
+  asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
+}
+
+/// Round 3: warp specialization. Warp B/32 (the producer) takes tile ids, starts their bulk
+/// copies as buffers free up, and as each tile lands computes its row prefixes and publishes
+/// its aggregate at once. Warps 0..B/32-1 (the consumers) look back, scan their rows and store
+/// the tiles in order. An aggregate now waits only for its data, never for a look-back.
+template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(B + 32, MinBlocks)
+    specialized_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, T init,
+                       const __grid_constant__ dl::tree<T> tr, unsigned long long* tile_counter, unsigned backoff) {
+  constexpr int V = 16 / sizeof(T);
+  constexpr int K = KV * V;
+  constexpr std::int64_t tile_items = std::int64_t{B} * K;
+  constexpr unsigned tile_bytes = B * KV * 16;
+  constexpr int ROWS_PER_LANE = B / 32;
+  static_assert(KV % 2 == 1 && B % 32 == 0);
+  extern __shared__ uint4 stages[];
+  __shared__ alignas(8) unsigned long long full[STAGES], ready[STAGES], empty[STAGES];
+  __shared__ std::int64_t stage_tile[STAGES];
+  __shared__ T before_row[STAGES][B];
+  __shared__ T level_sums[dl::max_levels];
+  const int tid = threadIdx.x, lane = tid & 31;
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&ready[s], 1);
+      mbar_init(&empty[s], 1);
+    }
+    fence_mbar_init();
+  }
+  __syncthreads();
+
+  if (tid >= B) {
+    // The producer warp.
+    for (int j = 0;; ++j) {
+      const int s = j % STAGES;
+      const unsigned parity = (j / STAGES) & 1;
+      if (j >= STAGES) mbar_wait(&empty[s], parity ^ 1);
+      std::int64_t t = 0;
+      if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+      t = __shfl_sync(0xffffffffu, t, 0);
+      uint4* buf = stages + s * B * KV;
+      const std::int64_t begin = t * tile_items;
+      if (t < tiles) {
+        if (begin + tile_items <= n) {
+          if (lane == 0) {
+            mbar_expect_tx(&full[s], tile_bytes);
+            constexpr unsigned chunk = tile_bytes / 4;
+            char* dst = reinterpret_cast<char*>(buf);
+            const char* src = reinterpret_cast<const char*>(in + begin);
+#pragma unroll
+            for (int c = 0; c < 4; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
+          }
+          mbar_wait(&full[s], parity);
+        } else {
+          T* items = reinterpret_cast<T*>(buf);
+          for (std::int64_t i = lane; i < tile_items; i += 32) items[i] = begin + i < n ? in[begin + i] : op.identity();
+          __syncwarp();
+        }
+        // Row totals: lane l takes rows l, l + 32, ... (odd KV: conflict-free); then the
+        // exclusive prefixes of the rows in order, 32 rows per warp scan.
+        T carry = op.identity();
+#pragma unroll
+        for (int i = 0; i < ROWS_PER_LANE; ++i) {
+          const uint4* row = buf + (i * 32 + lane) * KV;
+          T total = op.identity();
+#pragma unroll
+          for (int c = 0; c < KV; ++c) {
+            T a[V];
+            memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+            for (int k = 0; k < V; ++k) total = op(total, a[k]);
+          }
+          const T inclusive = scankit::cuda::detail::warp_inclusive_scan(total, op);
+          const T exclusive = scankit::cuda::detail::shfl_up(inclusive, 1);
+          before_row[s][i * 32 + lane] = lane == 0 ? carry : op(carry, exclusive);
+          carry = op(carry, scankit::cuda::detail::shfl_idx(inclusive, 31));
+        }
+        if (lane == 0 && tr.levels > 0) tr.level[0].publish(t, carry);
+      }
+      if (lane == 0) {
+        stage_tile[s] = t;
+        mbar_arrive(&ready[s]);
+      }
+      if (t >= tiles) break;
+    }
+    return;
+  }
+
+  // The consumers.
+  for (int j = 0;; ++j) {
+    const int s = j % STAGES;
+    mbar_wait(&ready[s], (j / STAGES) & 1);
+    const std::int64_t t = stage_tile[s];
+    if (t >= tiles) break;
+    // The aggregate is level 0's entry of t; look_back needs it only on the run's last tile.
+    T aggregate = op.identity();
+    if (tr.levels > 1 && (t & 31) == 31 && tid < 32) aggregate = dl::wait_for(tr.level[0], t, backoff);
+    // look_back strides warps by blockDim.x / 32; only warps < levels (<= 7) take part.
+    dl::look_back(tr, t, aggregate, op, backoff, level_sums);
+    consumers_sync(B);
+    const T tile_prefix = dl::tile_prefix_of(tr, level_sums, init, op);
+    uint4* buf = stages + s * B * KV;
+    uint4* row = buf + tid * KV;
+    T running = op(tile_prefix, before_row[s][tid]);
+#pragma unroll
+    for (int c = 0; c < KV; ++c) {
+      T a[V];
+      memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        running = op(running, a[k]);
+        a[k] = running;
+      }
+      memcpy(&row[c], a, sizeof(a));
+    }
+    const std::int64_t begin = t * tile_items;
+    if (begin + tile_items <= n) {
+      fence_proxy_async();
+      consumers_sync(B);
+      if (tid == 0) {
+        bulk_store(out + begin, buf, tile_bytes);
+        bulk_commit();
+        bulk_wait_read_all();
+        mbar_arrive(&empty[s]);
+      }
+    } else {
+      consumers_sync(B);
+      const T* items = reinterpret_cast<const T*>(buf);
+      for (std::int64_t i = tid; i < tile_items && begin + i < n; i += B) out[begin + i] = items[i];
+      consumers_sync(B);
+      if (tid == 0) mbar_arrive(&empty[s]);
+    }
+  }
+  if (tid == 0) bulk_wait_all();
+}
+
 // ---------------------------------------------------------------------------------------
 // Harness.
 
@@ -469,6 +611,39 @@ void run_ahead(context<T>& c, const char* label, int reps, unsigned backoff = 32
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
+template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+void run_specialized(context<T>& c, const char* label, int reps, unsigned backoff = 32) {
+  Op op;
+  constexpr int V = 16 / sizeof(T);
+  const std::int64_t tile_items = std::int64_t{B} * KV * V;
+  const std::int64_t tiles = ceil_div(c.n, tile_items);
+  dl::tree<T> tr;
+  unsigned long long* counter;
+  const std::size_t bytes = make_tree(c, tiles, tr, counter);
+  const int smem = STAGES * B * KV * 16;
+  auto kern = specialized_kernel<B, KV, STAGES, MinBlocks, T, Op>;
+  CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0, sms = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B + 32, smem));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms);
+  cudaFuncAttributes fa{};
+  CK(cudaFuncGetAttributes(&fa, kern));
+  CK(cudaMemset(c.out, 0, c.n * sizeof(T)));
+  const float ms = c.tm.median_ms(
+      [&] {
+        CK(cudaMemsetAsync(c.ws, 0, bytes));
+        kern<<<static_cast<unsigned>(grid), B + 32, smem>>>(c.in, c.out, c.n, tiles, op, op.identity(), tr, counter,
+                                                             backoff);
+        CK(cudaGetLastError());
+      },
+      reps);
+  CK(cudaDeviceSynchronize());
+  char full[128];
+  std::snprintf(full, sizeof full, "%s %dx%dx%d b%u", label, B, KV, STAGES, backoff);
+  report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
+}
+
 template <class T, class Op>
 void run_library(context<T>& c, int reps) {
   Op op;
@@ -553,6 +728,22 @@ void round2(context<T>& c, int reps) {
   run_library<T, Op>(c, reps);
 }
 
+template <class T>
+void round3(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  run_specialized<256, 11, 2, 2, T, Op>(c, "spec", reps);
+  run_specialized<256, 9, 3, 2, T, Op>(c, "spec", reps);
+  run_specialized<256, 7, 4, 2, T, Op>(c, "spec", reps);
+  run_specialized<256, 5, 5, 2, T, Op>(c, "spec", reps);
+  run_specialized<256, 13, 2, 2, T, Op>(c, "spec", reps);
+  run_specialized<512, 7, 3, 1, T, Op>(c, "spec", reps);
+  run_specialized<512, 5, 4, 1, T, Op>(c, "spec", reps);
+  run_specialized<128, 7, 4, 4, T, Op>(c, "spec", reps);
+  run_specialized<128, 9, 3, 4, T, Op>(c, "spec", reps);
+  run_library<T, Op>(c, reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -572,6 +763,17 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round2<int>(c, r); });
     for (int lg : {28, 24})
       with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round2<i64>(c, r); });
+  }
+  if (want("quick3")) {
+    for (std::int64_t n : {std::int64_t{9216} * 7 + 5, std::int64_t{1000003}, std::int64_t{9216}, std::int64_t{777}})
+      with_context<int>(n, "int32", [](auto& c, int r) { round3<int>(c, r); });
+    with_context<long long>(1000003, "int64", [](auto& c, int r) { round3<long long>(c, r); });
+  }
+  if (want("r3")) {
+    for (int lg : {28, 30, 24, 22})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round3<int>(c, r); });
+    for (int lg : {28, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round3<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
