@@ -345,7 +345,7 @@ __device__ __forceinline__ void consumers_sync(int threads) {
 /// copies as buffers free up, and as each tile lands computes its row prefixes and publishes
 /// its aggregate at once. Warps 0..B/32-1 (the consumers) look back, scan their rows and store
 /// the tiles in order. An aggregate now waits only for its data, never for a look-back.
-template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+template <int B, int KV, int STAGES, int MinBlocks, bool ProducerStores, class T, class Op>
 __global__ void __launch_bounds__(B + 32, MinBlocks)
     specialized_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, T init,
                        const __grid_constant__ dl::tree<T> tr, unsigned long long* tile_counter, unsigned backoff) {
@@ -356,27 +356,44 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
   constexpr int ROWS_PER_LANE = B / 32;
   static_assert(KV % 2 == 1 && B % 32 == 0);
   extern __shared__ uint4 stages[];
+  // full: the bulk copy landed; ready: row prefixes written, aggregate published;
+  // empty: the consumers are done with the buffer (ProducerStores: it is scanned, in place).
   __shared__ alignas(8) unsigned long long full[STAGES], ready[STAGES], empty[STAGES];
   __shared__ std::int64_t stage_tile[STAGES];
   __shared__ T before_row[STAGES][B];
-  __shared__ T level_sums[dl::max_levels];
+  __shared__ T level_sums[2][dl::max_levels];
   const int tid = threadIdx.x, lane = tid & 31;
   if (tid == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1);
       mbar_init(&ready[s], 1);
-      mbar_init(&empty[s], 1);
+      mbar_init(&empty[s], ProducerStores ? B : 1);
     }
     fence_mbar_init();
   }
   __syncthreads();
 
   if (tid >= B) {
-    // The producer warp.
-    for (int j = 0;; ++j) {
+    // The producer warp. Buffer use j: wait until use j - STAGES of the buffer is done with
+    // (ProducerStores: and store that tile), take a tile id, load it, reduce it, publish.
+    auto release = [&](int jj) {
+      const int s = jj % STAGES;
+      mbar_wait(&empty[s], (jj / STAGES) & 1);
+      if constexpr (ProducerStores) {
+        const std::int64_t t = stage_tile[s];
+        if (lane == 0 && (t + 1) * tile_items <= n) {
+          bulk_store(out + t * tile_items, stages + s * B * KV, tile_bytes);
+          bulk_commit();
+          bulk_wait_read_all();
+        }
+        __syncwarp();
+      }
+    };
+    int j = 0;
+    for (;; ++j) {
       const int s = j % STAGES;
       const unsigned parity = (j / STAGES) & 1;
-      if (j >= STAGES) mbar_wait(&empty[s], parity ^ 1);
+      if (j >= STAGES) release(j - STAGES);
       std::int64_t t = 0;
       if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
       t = __shfl_sync(0xffffffffu, t, 0);
@@ -398,8 +415,6 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
           for (std::int64_t i = lane; i < tile_items; i += 32) items[i] = begin + i < n ? in[begin + i] : op.identity();
           __syncwarp();
         }
-        // Row totals: lane l takes rows l, l + 32, ... (odd KV: conflict-free); then the
-        // exclusive prefixes of the rows in order, 32 rows per warp scan.
         T carry = op.identity();
 #pragma unroll
         for (int i = 0; i < ROWS_PER_LANE; ++i) {
@@ -425,6 +440,10 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
       }
       if (t >= tiles) break;
     }
+    if constexpr (ProducerStores) {
+      for (int jj = std::max(0, j - STAGES + 1); jj < j; ++jj) release(jj);
+      if (lane == 0) bulk_wait_all();
+    }
     return;
   }
 
@@ -434,13 +453,12 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
     mbar_wait(&ready[s], (j / STAGES) & 1);
     const std::int64_t t = stage_tile[s];
     if (t >= tiles) break;
-    // The aggregate is level 0's entry of t; look_back needs it only on the run's last tile.
-    T aggregate = op.identity();
+    T aggregate = op.identity();  // look_back needs it only on a run's last tile (level 0 entry t)
     if (tr.levels > 1 && (t & 31) == 31 && tid < 32) aggregate = dl::wait_for(tr.level[0], t, backoff);
-    // look_back strides warps by blockDim.x / 32; only warps < levels (<= 7) take part.
-    dl::look_back(tr, t, aggregate, op, backoff, level_sums);
+    T* sums = level_sums[j & 1];
+    dl::look_back(tr, t, aggregate, op, backoff, sums);  // warps < levels (<= 7 consumer warps)
     consumers_sync(B);
-    const T tile_prefix = dl::tile_prefix_of(tr, level_sums, init, op);
+    const T tile_prefix = dl::tile_prefix_of(tr, sums, init, op);
     uint4* buf = stages + s * B * KV;
     uint4* row = buf + tid * KV;
     T running = op(tile_prefix, before_row[s][tid]);
@@ -458,22 +476,30 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
     const std::int64_t begin = t * tile_items;
     if (begin + tile_items <= n) {
       fence_proxy_async();
-      consumers_sync(B);
-      if (tid == 0) {
-        bulk_store(out + begin, buf, tile_bytes);
-        bulk_commit();
-        bulk_wait_read_all();
+      if constexpr (ProducerStores) {
         mbar_arrive(&empty[s]);
+      } else {
+        consumers_sync(B);
+        if (tid == 0) {
+          bulk_store(out + begin, buf, tile_bytes);
+          bulk_commit();
+          bulk_wait_read_all();
+          mbar_arrive(&empty[s]);
+        }
       }
     } else {
       consumers_sync(B);
       const T* items = reinterpret_cast<const T*>(buf);
       for (std::int64_t i = tid; i < tile_items && begin + i < n; i += B) out[begin + i] = items[i];
-      consumers_sync(B);
-      if (tid == 0) mbar_arrive(&empty[s]);
+      if constexpr (ProducerStores) {
+        mbar_arrive(&empty[s]);
+      } else {
+        consumers_sync(B);
+        if (tid == 0) mbar_arrive(&empty[s]);
+      }
     }
   }
-  if (tid == 0) bulk_wait_all();
+  if (!ProducerStores && tid == 0) bulk_wait_all();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -611,7 +637,7 @@ void run_ahead(context<T>& c, const char* label, int reps, unsigned backoff = 32
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
-template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+template <int B, int KV, int STAGES, int MinBlocks, bool PS, class T, class Op>
 void run_specialized(context<T>& c, const char* label, int reps, unsigned backoff = 32) {
   Op op;
   constexpr int V = 16 / sizeof(T);
@@ -621,7 +647,7 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
   unsigned long long* counter;
   const std::size_t bytes = make_tree(c, tiles, tr, counter);
   const int smem = STAGES * B * KV * 16;
-  auto kern = specialized_kernel<B, KV, STAGES, MinBlocks, T, Op>;
+  auto kern = specialized_kernel<B, KV, STAGES, MinBlocks, PS, T, Op>;
   CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int per_sm = 0, sms = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B + 32, smem));
@@ -640,7 +666,7 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
       reps);
   CK(cudaDeviceSynchronize());
   char full[128];
-  std::snprintf(full, sizeof full, "%s %dx%dx%d b%u", label, B, KV, STAGES, backoff);
+  std::snprintf(full, sizeof full, "%s %dx%dx%d%s b%u", label, B, KV, STAGES, PS ? " pST" : "", backoff);
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
@@ -732,15 +758,41 @@ template <class T>
 void round3(context<T>& c, int reps) {
   using Op = scankit::sum<T>;
   run_library<T, Op>(c, reps);
-  run_specialized<256, 11, 2, 2, T, Op>(c, "spec", reps);
-  run_specialized<256, 9, 3, 2, T, Op>(c, "spec", reps);
-  run_specialized<256, 7, 4, 2, T, Op>(c, "spec", reps);
-  run_specialized<256, 5, 5, 2, T, Op>(c, "spec", reps);
-  run_specialized<256, 13, 2, 2, T, Op>(c, "spec", reps);
-  run_specialized<512, 7, 3, 1, T, Op>(c, "spec", reps);
-  run_specialized<512, 5, 4, 1, T, Op>(c, "spec", reps);
-  run_specialized<128, 7, 4, 4, T, Op>(c, "spec", reps);
-  run_specialized<128, 9, 3, 4, T, Op>(c, "spec", reps);
+  run_specialized<256, 11, 2, 2, false, T, Op>(c, "spec", reps);
+  run_specialized<256, 9, 3, 2, false, T, Op>(c, "spec", reps);
+  run_specialized<256, 7, 4, 2, false, T, Op>(c, "spec", reps);
+  run_specialized<256, 5, 5, 2, false, T, Op>(c, "spec", reps);
+  run_specialized<256, 13, 2, 2, false, T, Op>(c, "spec", reps);
+  run_specialized<512, 7, 3, 1, false, T, Op>(c, "spec", reps);
+  run_specialized<512, 5, 4, 1, false, T, Op>(c, "spec", reps);
+  run_specialized<128, 7, 4, 4, false, T, Op>(c, "spec", reps);
+  run_specialized<128, 9, 3, 4, false, T, Op>(c, "spec", reps);
+  run_library<T, Op>(c, reps);
+}
+
+template <class T>
+void round4(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  if constexpr (sizeof(T) == 4) {
+    run_specialized<256, 9, 3, 2, false, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 7, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<128, 9, 3, 4, true, T, Op>(c, "spec", reps);
+    run_specialized<128, 11, 3, 3, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, true, T, Op>(c, "spec", reps, 100);
+  } else {
+    run_specialized<256, 13, 2, 2, false, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 11, 2, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 7, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<128, 11, 3, 3, true, T, Op>(c, "spec", reps);
+    run_specialized<128, 13, 2, 4, true, T, Op>(c, "spec", reps);
+    run_specialized<160, 13, 3, 2, true, T, Op>(c, "spec", reps);
+  }
   run_library<T, Op>(c, reps);
 }
 
@@ -774,6 +826,17 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round3<int>(c, r); });
     for (int lg : {28, 24})
       with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round3<i64>(c, r); });
+  }
+  if (want("quick4")) {
+    for (std::int64_t n : {std::int64_t{9216} * 7 + 5, std::int64_t{1000003}, std::int64_t{9216}, std::int64_t{777}})
+      with_context<int>(n, "int32", [](auto& c, int r) { round4<int>(c, r); });
+    with_context<long long>(1000003, "int64", [](auto& c, int r) { round4<long long>(c, r); });
+  }
+  if (want("r4")) {
+    for (int lg : {28, 30, 26, 24})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round4<int>(c, r); });
+    for (int lg : {28, 27, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round4<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
