@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -345,10 +346,18 @@ __device__ __forceinline__ void consumers_sync(int threads) {
 /// copies as buffers free up, and as each tile lands computes its row prefixes and publishes
 /// its aggregate at once. Warps 0..B/32-1 (the consumers) look back, scan their rows and store
 /// the tiles in order. An aggregate now waits only for its data, never for a look-back.
-template <int B, int KV, int STAGES, int MinBlocks, bool ProducerStores, class T, class Op>
-__global__ void __launch_bounds__(B + 32, MinBlocks)
+/// Round 5 knobs of specialized_kernel.
+struct spec_knobs {
+  bool producer_stores = true;  // the producer warp issues a tile's bulk store when it needs the buffer
+  bool storer = false;          // a third role, one more warp: issues each store as soon as the tile is scanned
+  bool early_id = false;        // the producer takes its next tile id while the current tile loads
+};
+
+template <int B, int KV, int STAGES, int MinBlocks, spec_knobs Kn, class T, class Op>
+__global__ void __launch_bounds__(B + (Kn.storer ? 64 : 32), MinBlocks)
     specialized_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, T init,
                        const __grid_constant__ dl::tree<T> tr, unsigned long long* tile_counter, unsigned backoff) {
+  constexpr bool ProducerStores = Kn.producer_stores && !Kn.storer;
   constexpr int V = 16 / sizeof(T);
   constexpr int K = KV * V;
   constexpr std::int64_t tile_items = std::int64_t{B} * K;
@@ -357,8 +366,9 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
   static_assert(KV % 2 == 1 && B % 32 == 0);
   extern __shared__ uint4 stages[];
   // full: the bulk copy landed; ready: row prefixes written, aggregate published;
-  // empty: the consumers are done with the buffer (ProducerStores: it is scanned, in place).
-  __shared__ alignas(8) unsigned long long full[STAGES], ready[STAGES], empty[STAGES];
+  // empty: the consumers are done with the buffer (scanned in place, unless they store it);
+  // freed (storer): the buffer's store has read it.
+  __shared__ alignas(8) unsigned long long full[STAGES], ready[STAGES], empty[STAGES], freed[STAGES];
   __shared__ std::int64_t stage_tile[STAGES];
   __shared__ T before_row[STAGES][B];
   __shared__ T level_sums[2][dl::max_levels];
@@ -367,35 +377,65 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1);
       mbar_init(&ready[s], 1);
-      mbar_init(&empty[s], ProducerStores ? B : 1);
+      mbar_init(&empty[s], (ProducerStores || Kn.storer) ? B : 1);
+      mbar_init(&freed[s], 1);
     }
     fence_mbar_init();
   }
   __syncthreads();
+
+  if (Kn.storer && tid >= B + 32) {
+    for (int j = 0;; ++j) {
+      const int s = j % STAGES;
+      const unsigned parity = (j / STAGES) & 1;
+      mbar_wait(&ready[s], parity);
+      const std::int64_t t = stage_tile[s];
+      if (t >= tiles) break;
+      mbar_wait(&empty[s], parity);
+      if (lane == 0) {
+        if ((t + 1) * tile_items <= n) {
+          bulk_store(out + t * tile_items, stages + s * B * KV, tile_bytes);
+          bulk_commit();
+          bulk_wait_read_all();
+        }
+        mbar_arrive(&freed[s]);
+      }
+      __syncwarp();
+    }
+    if (lane == 0) bulk_wait_all();
+    return;
+  }
 
   if (tid >= B) {
     // The producer warp. Buffer use j: wait until use j - STAGES of the buffer is done with
     // (ProducerStores: and store that tile), take a tile id, load it, reduce it, publish.
     auto release = [&](int jj) {
       const int s = jj % STAGES;
-      mbar_wait(&empty[s], (jj / STAGES) & 1);
-      if constexpr (ProducerStores) {
-        const std::int64_t t = stage_tile[s];
-        if (lane == 0 && (t + 1) * tile_items <= n) {
-          bulk_store(out + t * tile_items, stages + s * B * KV, tile_bytes);
-          bulk_commit();
-          bulk_wait_read_all();
+      const unsigned parity = (jj / STAGES) & 1;
+      if constexpr (Kn.storer) {
+        mbar_wait(&freed[s], parity);
+      } else {
+        mbar_wait(&empty[s], parity);
+        if constexpr (ProducerStores) {
+          const std::int64_t t = stage_tile[s];
+          if (lane == 0 && (t + 1) * tile_items <= n) {
+            bulk_store(out + t * tile_items, stages + s * B * KV, tile_bytes);
+            bulk_commit();
+            bulk_wait_read_all();
+          }
+          __syncwarp();
         }
-        __syncwarp();
       }
     };
+    std::int64_t next_t = 0;
+    if (Kn.early_id && lane == 0) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
     int j = 0;
     for (;; ++j) {
       const int s = j % STAGES;
       const unsigned parity = (j / STAGES) & 1;
       if (j >= STAGES) release(j - STAGES);
       std::int64_t t = 0;
-      if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+      if (lane == 0) t = Kn.early_id ? next_t : static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
       t = __shfl_sync(0xffffffffu, t, 0);
       uint4* buf = stages + s * B * KV;
       const std::int64_t begin = t * tile_items;
@@ -408,6 +448,7 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
             const char* src = reinterpret_cast<const char*>(in + begin);
 #pragma unroll
             for (int c = 0; c < 4; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
+            if (Kn.early_id) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
           }
           mbar_wait(&full[s], parity);
         } else {
@@ -476,7 +517,7 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
     const std::int64_t begin = t * tile_items;
     if (begin + tile_items <= n) {
       fence_proxy_async();
-      if constexpr (ProducerStores) {
+      if constexpr (ProducerStores || Kn.storer) {
         mbar_arrive(&empty[s]);
       } else {
         consumers_sync(B);
@@ -491,7 +532,7 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
       consumers_sync(B);
       const T* items = reinterpret_cast<const T*>(buf);
       for (std::int64_t i = tid; i < tile_items && begin + i < n; i += B) out[begin + i] = items[i];
-      if constexpr (ProducerStores) {
+      if constexpr (ProducerStores || Kn.storer) {
         mbar_arrive(&empty[s]);
       } else {
         consumers_sync(B);
@@ -499,7 +540,7 @@ __global__ void __launch_bounds__(B + 32, MinBlocks)
       }
     }
   }
-  if (!ProducerStores && tid == 0) bulk_wait_all();
+  if (!ProducerStores && !Kn.storer && tid == 0) bulk_wait_all();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -637,7 +678,7 @@ void run_ahead(context<T>& c, const char* label, int reps, unsigned backoff = 32
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
-template <int B, int KV, int STAGES, int MinBlocks, bool PS, class T, class Op>
+template <int B, int KV, int STAGES, int MinBlocks, spec_knobs PS, class T, class Op>
 void run_specialized(context<T>& c, const char* label, int reps, unsigned backoff = 32) {
   Op op;
   constexpr int V = 16 / sizeof(T);
@@ -650,7 +691,8 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
   auto kern = specialized_kernel<B, KV, STAGES, MinBlocks, PS, T, Op>;
   CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int per_sm = 0, sms = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B + 32, smem));
+  constexpr int threads = B + (PS.storer ? 64 : 32);
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, threads, smem));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms);
   cudaFuncAttributes fa{};
@@ -659,14 +701,15 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
   const float ms = c.tm.median_ms(
       [&] {
         CK(cudaMemsetAsync(c.ws, 0, bytes));
-        kern<<<static_cast<unsigned>(grid), B + 32, smem>>>(c.in, c.out, c.n, tiles, op, op.identity(), tr, counter,
+        kern<<<static_cast<unsigned>(grid), threads, smem>>>(c.in, c.out, c.n, tiles, op, op.identity(), tr, counter,
                                                              backoff);
         CK(cudaGetLastError());
       },
       reps);
   CK(cudaDeviceSynchronize());
   char full[128];
-  std::snprintf(full, sizeof full, "%s %dx%dx%d%s b%u", label, B, KV, STAGES, PS ? " pST" : "", backoff);
+  std::snprintf(full, sizeof full, "%s %dx%dx%d%s b%u", label, B, KV, STAGES, PS.storer ? " storer" : PS.producer_stores ? " pST" : "", backoff);
+  if (PS.early_id) std::strcat(full, " early-id");
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
@@ -717,6 +760,8 @@ void with_context(std::int64_t n, const char* type, F body) {
   c.tm.flush = nullptr;
 }
 
+constexpr spec_knobs ct{.producer_stores = false}, ps{}, st{.storer = true}, ps_early{.early_id = true},
+    st_early{.storer = true, .early_id = true};
 constexpr knobs warp_st{}, tma_st{.tma_store = true}, nolb{.tma_store = true, .lookback = false},
     tma_copy{.tma_store = true, .lookback = false, .compute = false};
 
@@ -758,15 +803,15 @@ template <class T>
 void round3(context<T>& c, int reps) {
   using Op = scankit::sum<T>;
   run_library<T, Op>(c, reps);
-  run_specialized<256, 11, 2, 2, false, T, Op>(c, "spec", reps);
-  run_specialized<256, 9, 3, 2, false, T, Op>(c, "spec", reps);
-  run_specialized<256, 7, 4, 2, false, T, Op>(c, "spec", reps);
-  run_specialized<256, 5, 5, 2, false, T, Op>(c, "spec", reps);
-  run_specialized<256, 13, 2, 2, false, T, Op>(c, "spec", reps);
-  run_specialized<512, 7, 3, 1, false, T, Op>(c, "spec", reps);
-  run_specialized<512, 5, 4, 1, false, T, Op>(c, "spec", reps);
-  run_specialized<128, 7, 4, 4, false, T, Op>(c, "spec", reps);
-  run_specialized<128, 9, 3, 4, false, T, Op>(c, "spec", reps);
+  run_specialized<256, 11, 2, 2, ct, T, Op>(c, "spec", reps);
+  run_specialized<256, 9, 3, 2, ct, T, Op>(c, "spec", reps);
+  run_specialized<256, 7, 4, 2, ct, T, Op>(c, "spec", reps);
+  run_specialized<256, 5, 5, 2, ct, T, Op>(c, "spec", reps);
+  run_specialized<256, 13, 2, 2, ct, T, Op>(c, "spec", reps);
+  run_specialized<512, 7, 3, 1, ct, T, Op>(c, "spec", reps);
+  run_specialized<512, 5, 4, 1, ct, T, Op>(c, "spec", reps);
+  run_specialized<128, 7, 4, 4, ct, T, Op>(c, "spec", reps);
+  run_specialized<128, 9, 3, 4, ct, T, Op>(c, "spec", reps);
   run_library<T, Op>(c, reps);
 }
 
@@ -775,23 +820,51 @@ void round4(context<T>& c, int reps) {
   using Op = scankit::sum<T>;
   run_library<T, Op>(c, reps);
   if constexpr (sizeof(T) == 4) {
-    run_specialized<256, 9, 3, 2, false, T, Op>(c, "spec", reps);
-    run_specialized<256, 9, 3, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<256, 7, 3, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<192, 11, 3, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<128, 9, 3, 4, true, T, Op>(c, "spec", reps);
-    run_specialized<128, 11, 3, 3, true, T, Op>(c, "spec", reps);
-    run_specialized<256, 13, 2, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<256, 9, 3, 2, true, T, Op>(c, "spec", reps, 100);
+    run_specialized<256, 9, 3, 2, ct, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 7, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<128, 9, 3, 4, ps, T, Op>(c, "spec", reps);
+    run_specialized<128, 11, 3, 3, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps, 100);
   } else {
-    run_specialized<256, 13, 2, 2, false, T, Op>(c, "spec", reps);
-    run_specialized<256, 13, 2, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<256, 11, 2, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<256, 7, 3, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<192, 11, 3, 2, true, T, Op>(c, "spec", reps);
-    run_specialized<128, 11, 3, 3, true, T, Op>(c, "spec", reps);
-    run_specialized<128, 13, 2, 4, true, T, Op>(c, "spec", reps);
-    run_specialized<160, 13, 3, 2, true, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, ct, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 11, 2, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 7, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<128, 11, 3, 3, ps, T, Op>(c, "spec", reps);
+    run_specialized<128, 13, 2, 4, ps, T, Op>(c, "spec", reps);
+    run_specialized<160, 13, 3, 2, ps, T, Op>(c, "spec", reps);
+  }
+  run_library<T, Op>(c, reps);
+}
+
+template <class T>
+void round5(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  if constexpr (sizeof(T) == 4) {
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, st, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 7, 4, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<224, 9, 3, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps);
+  } else {
+    run_specialized<256, 13, 2, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, st, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, ps_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<160, 13, 3, 2, st_early, T, Op>(c, "spec", reps);
+    run_specialized<192, 13, 3, 1, st_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 15, 2, 1, st_early, T, Op>(c, "spec", reps);
+    run_specialized<256, 13, 2, 2, ps, T, Op>(c, "spec", reps);
   }
   run_library<T, Op>(c, reps);
 }
@@ -837,6 +910,17 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round4<int>(c, r); });
     for (int lg : {28, 27, 24})
       with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round4<i64>(c, r); });
+  }
+  if (want("quick5")) {
+    for (std::int64_t n : {std::int64_t{9216} * 7 + 5, std::int64_t{1000003}, std::int64_t{9216}, std::int64_t{777}})
+      with_context<int>(n, "int32", [](auto& c, int r) { round5<int>(c, r); });
+    with_context<long long>(1000003, "int64", [](auto& c, int r) { round5<long long>(c, r); });
+  }
+  if (want("r5")) {
+    for (int lg : {28, 30, 28, 26, 24})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round5<int>(c, r); });
+    for (int lg : {28, 27, 28, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round5<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
