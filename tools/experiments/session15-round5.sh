@@ -7,8 +7,8 @@ L=$OUT/session15-round5.log
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 {
 step device; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
-step quick; timeout 60 .devbundle/s15 quick5
-step r1; timeout 300 .devbundle/s15 r5
+step quick; timeout 40 .devbundle/s15 quick5
+step r1; timeout 240 .devbundle/s15 r5
 step end
 } > "$L" 2>&1
 tail -c 11000 "$L"

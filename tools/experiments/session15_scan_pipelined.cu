@@ -448,10 +448,11 @@ __global__ void __launch_bounds__(B + (Kn.storer ? 64 : 32), MinBlocks)
             const char* src = reinterpret_cast<const char*>(in + begin);
 #pragma unroll
             for (int c = 0; c < 4; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
-            if (Kn.early_id) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
           }
+          if (Kn.early_id && lane == 0) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
           mbar_wait(&full[s], parity);
         } else {
+          if (Kn.early_id && lane == 0) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
           T* items = reinterpret_cast<T*>(buf);
           for (std::int64_t i = lane; i < tile_items; i += 32) items[i] = begin + i < n ? in[begin + i] : op.identity();
           __syncwarp();
