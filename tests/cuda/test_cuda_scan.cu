@@ -134,7 +134,9 @@ struct pinned_array {
 };
 
 /// The tile sizes that scankit::test::test_sizes builds its boundaries around.
-const std::vector<std::int64_t> tile_sizes{32, 64, 256, 512, 1024, 2048, 4096, 6144, 8192, 12288};
+/// (4,224 and 9,216: the warp-specialized tile of 8- and 4-byte items, which takes every size
+/// when SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once.)
+const std::vector<std::int64_t> tile_sizes{32, 64, 256, 512, 1024, 2048, 4096, 4224, 6144, 8192, 9216, 12288};
 
 /// test_sizes() for every tile size, keeping those in [lo, hi].
 std::vector<std::int64_t> sizes_between(std::int64_t lo, std::int64_t hi, std::int64_t max_random) {
@@ -366,6 +368,29 @@ TEST_P(CudaScan, Int32SumLargeSizes) {
     }
     ++k;
   }
+}
+
+// The warp-specialized tile (Hopper, decoupled-lookback's default for large 4- and 8-byte
+// inputs) at sizes from its threshold up: whole tiles, a partial last tile one item short of a
+// tile or one past it, many tiles per resident block, several tree levels; int32, float and
+// int64 sums and the 8-byte non-commutative affine maps, both kinds, in place and not.
+TEST_P(CudaScan, SpecializedTileLargeSizes) {
+  if (quick_mode()) GTEST_SKIP() << "large sizes are skipped with SCANKIT_TEST_QUICK";
+  if (algo() != scan_algorithm::decoupled_lookback) GTEST_SKIP() << "the tile belongs to decoupled-lookback";
+  namespace dl = scankit::cuda::detail::decoupled_lookback;
+  auto sizes_from = [](std::int64_t from, std::int64_t tile) {
+    std::uniform_int_distribution<std::int64_t> extra(1, 2 * from);
+    const std::int64_t first_whole = (from + tile - 1) / tile * tile;
+    return std::vector<std::int64_t>{first_whole, first_whole + 1, first_whole + tile - 1, 3 * first_whole + 7,
+                                     from + extra(sk::test::rng())};
+  };
+  constexpr auto four = dl::specialized_shape_for<4>(), eight = dl::specialized_shape_for<8>();
+  const auto sizes4 = sizes_from(four.from_items, std::int64_t{four.consumers} * four.vectors_per_thread * 4);
+  const auto sizes8 = sizes_from(eight.from_items, std::int64_t{eight.consumers} * eight.vectors_per_thread * 2);
+  sweep(sk::sum<std::int32_t>{}, sizes4);
+  sweep(sk::sum<float>{}, sizes4);
+  sweep(sk::sum<std::int64_t>{}, sizes8);
+  sweep(affine_compose{}, sizes8);
 }
 
 // n == 0: nothing is read or written but the carry-out, which is the carry-in.

@@ -27,6 +27,7 @@
 #include <limits>
 #include <optional>
 
+#include "scankit/cuda/detail/bulk_copy.cuh"
 #include "scankit/cuda/detail/tile_scan.cuh"
 
 namespace scankit::cuda::detail::decoupled_lookback {
@@ -109,6 +110,41 @@ inline std::int64_t blocked_from_items(std::int64_t tuned) {
 inline unsigned first_delay_ns(unsigned tuned) {
   static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_FIRST_DELAY", 0, 1000000);
   return from_env ? static_cast<unsigned>(*from_env) : tuned;
+}
+
+/// The warp-specialized tile (specialized_kernel; Hopper only, 4- and 8-byte items, 16-byte
+/// aligned pointers, the default block size): `consumers` threads + one producer warp per
+/// block, `stages` buffers of consumers x `vectors_per_thread` 16-byte vectors, compiled for
+/// `min_blocks_per_sm` blocks per SM (two blocks fill the SM's 228 KiB of shared memory).
+/// Why these numbers (H100, session 15, tools/experiments/session15_scan_pipelined.cu, one
+/// process with CUB and the copy, docs/results/session15-round{3,4,5}.log), 2^28 / 2^30:
+/// - int32: 256 x 9 x 3 at 2 blocks/SM 1.150-1.164x CUB (94-95% of the copy) against the
+///   blocked tile's 1.07x; 256 x 13 x 2 1.125x, 192 x 11 x 3 1.157x, 256 x 7 x 3 1.10x,
+///   128 x 9 x 3 at 4/SM 1.06x; one block per SM (256 x 7 x 4) 0.83-0.89x.
+/// - int64: 192 x 11 x 3 1.02x (2^27, 2^28, two rounds), 160 x 13 x 3 1.01-1.02x, 256 x 13
+///   x 2 1.03x in one round and 0.92x in the next; the blocked tile 0.97x.
+/// - The producer also issues the stores (a separate storer warp lost 1-2%, taking the next
+///   tile id while a tile loads did not help) and takes tiles from `from_items` (int32: 1.07x
+///   against 1.03x at 2^24, 0.96x against 1.15x at 2^22).
+struct specialized_shape {
+  int consumers;
+  int vectors_per_thread;
+  int stages;
+  int min_blocks_per_sm;
+  std::int64_t from_items;
+};
+template <std::size_t ItemBytes>
+constexpr specialized_shape specialized_shape_for() {
+  if constexpr (ItemBytes == 4) return {256, 9, 3, 2, std::int64_t{1} << 24};
+  else return {192, 11, 3, 2, std::int64_t{1} << 22};
+}
+
+/// Where the warp-specialized tile starts: the shape's from_items, or the environment variable
+/// SCANKIT_LOOKBACK_SPECIALIZED_FROM (items; for tests and tuning runs: 0 always, a huge value never).
+inline std::int64_t specialized_from_items(std::int64_t tuned) {
+  static const std::optional<std::int64_t> from_env =
+      env_integer("SCANKIT_LOOKBACK_SPECIALIZED_FROM", 0, std::numeric_limits<std::int64_t>::max());
+  return from_env.value_or(tuned);
 }
 
 inline constexpr int default_block_size = 256;
@@ -238,12 +274,15 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
 /// tile of an aligned run of 32 publishes the run's combination one level up, and so on while
 /// it is also the last of the bigger runs. Publishing never waits on a higher level's
 /// look-back, so no chain of waits forms between runs. Lane 0 of warp k leaves level k's
-/// result in level_sums[k]; the caller must __syncthreads() before reading them.
+/// result in level_sums[k]; the caller must __syncthreads() before reading them. `warps`: the
+/// warps 0 .. warps-1 that share the levels (every warp of the block unless a kernel gives its
+/// other warps other work).
 template <class T, class Op>
 __device__ __forceinline__ void look_back(const tree<T>& tr, std::int64_t t, T aggregate, Op op,
-                                          unsigned backoff, T* level_sums) {
+                                          unsigned backoff, T* level_sums, int warps = -1) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int k = warp; k < tr.levels; k += blockDim.x >> 5) {
+  const int stride = warps > 0 ? warps : static_cast<int>(blockDim.x >> 5);
+  for (int k = warp; k < tr.levels; k += stride) {
     const T before = run_sum(tr.level[k], t >> (5 * k), op, backoff);
     if (lane == 0) level_sums[k] = before;
     if (k == 0) {
@@ -466,6 +505,170 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   }
 }
 
+/// The warp-specialized tile (large inputs, Hopper; session 15). A persistent grid: each block
+/// stays resident, owns `Stages` shared-memory buffers of one tile (Consumers threads x KV
+/// 16-byte vectors, in memory order) and splits its warps into two roles.
+///   - The producer (the block's last warp), for each buffer in turn: waits until the
+///     consumers are done with the buffer and stores the tile that was scanned in it with one
+///     bulk copy, takes the next tile id, loads that tile with a bulk copy, and as soon as it
+///     lands computes the exclusive prefix of each thread row, publishes the tile's aggregate
+///     and hands the buffer to the consumers.
+///   - The consumers (warps 0 .. Consumers/32 - 1), for each buffer in the same order: look
+///     back for the tile's prefix (decoupled_lookback's radix-32 tree) and scan their rows in
+///     place from it.
+/// Why: in the one-tile-per-block kernels a block loads nothing while it waits for its
+/// predecessors, so the bytes in flight drop (blocked tile: 87% of the copy at 2^28 int32,
+/// ~97% without the look-back). Here the next tiles' copies are under way while the consumers
+/// look back, and an aggregate waits only for its data, never for a look-back (publishing it
+/// from the consumers instead, after their previous look-back, chained the tiles: 40-81% of
+/// the copy; docs/results/session15-round{1,2}.log).
+/// Deadlock freedom: a block works on its tiles in the order it took their ids, so the
+/// smallest unfinished id is always the consumers' current tile of some running block, and
+/// its look-back needs only smaller ids, which are done.
+/// KV is odd, so the eight lanes of a quarter warp reading vector c of their rows (stride KV
+/// vectors) hit eight different bank groups without padding, which a bulk copy cannot add.
+template <int Consumers, int KV, int Stages, int MinBlocks, class T, class Op>
+__global__ void __launch_bounds__(Consumers + 32, MinBlocks)
+    specialized_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, bool exclusive, T init,
+                       T* total, const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
+                       unsigned backoff) {
+  constexpr int V = tile::vector_items<T>();
+  constexpr std::int64_t tile_items = std::int64_t{Consumers} * KV * V;
+  constexpr unsigned tile_bytes = Consumers * KV * 16;
+  constexpr int consumer_warps = Consumers / 32;
+  static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0);
+  extern __shared__ uint4 buffers[];  // Stages tiles of Consumers * KV vectors
+  // loaded: the bulk copy landed; ready: row prefixes written, aggregate published, tile id set;
+  // scanned: every consumer is done with the buffer (its tile scanned in place).
+  __shared__ std::uint64_t loaded[Stages], ready[Stages], scanned[Stages];
+  __shared__ std::int64_t buffer_tile[Stages];
+  __shared__ T before_row[Stages][Consumers];
+  __shared__ T buffer_aggregate[Stages];
+  __shared__ T level_sums[2][max_levels];  // alternate tiles: one barrier per tile suffices
+  const int tid = threadIdx.x, lane = tid & 31;
+  auto buffer = [&](int s) { return buffers + s * Consumers * KV; };
+  auto whole = [&](std::int64_t t) { return (t + 1) * tile_items <= n; };
+  if (tid == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      bulk::barrier_init(&loaded[s], 1);
+      bulk::barrier_init(&ready[s], 1);
+      bulk::barrier_init(&scanned[s], Consumers);
+    }
+    bulk::fence_barrier_init();
+  }
+  wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
+  __syncthreads();
+
+  if (tid >= Consumers) {
+    // The producer. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    auto store_scanned = [&](int j) {  // the tile of use j, once scanned (a partial one is stored by the consumers)
+      const int s = j % Stages;
+      bulk::wait(&scanned[s], (j / Stages) & 1);
+      const std::int64_t t = buffer_tile[s];
+      if (lane == 0 && whole(t)) {
+        bulk::store(out + t * tile_items, buffer(s), tile_bytes);
+        bulk::wait_read();
+      }
+      __syncwarp();
+    };
+    int j = 0;
+    for (;; ++j) {
+      const int s = j % Stages;
+      if (j >= Stages) store_scanned(j - Stages);
+      std::int64_t t = 0;
+      if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+      t = __shfl_sync(0xffffffffu, t, 0);
+      if (t < tiles) {
+        const std::int64_t begin = t * tile_items;
+        if (whole(t)) {
+          if (lane == 0) {
+            bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
+            bulk::load(buffer(s), in + begin, tile_bytes, &loaded[s]);
+          }
+          bulk::wait(&loaded[s], (j / Stages) & 1);
+        } else {  // the last tile, partial: items past the end are the identity
+          T* items = reinterpret_cast<T*>(buffer(s));
+          for (std::int64_t i = lane; i < tile_items; i += 32) items[i] = begin + i < n ? in[begin + i] : op.identity();
+          __syncwarp();
+        }
+        // Row totals (lane l takes rows l, l + 32, ...), then the rows' exclusive prefixes in
+        // order, 32 rows per warp scan.
+        T carry = op.identity();
+#pragma unroll
+        for (int i = 0; i < consumer_warps; ++i) {
+          const uint4* row = buffer(s) + (i * 32 + lane) * KV;
+          T row_total = op.identity();
+#pragma unroll
+          for (int c = 0; c < KV; ++c) {
+            T a[V];
+            memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+            for (int k = 0; k < V; ++k) row_total = op(row_total, a[k]);
+          }
+          const T inclusive = warp_inclusive_scan(row_total, op);
+          const T before_in_warp = shfl_up(inclusive, 1);
+          before_row[s][i * 32 + lane] = lane == 0 ? carry : op(carry, before_in_warp);
+          carry = op(carry, shfl_idx(inclusive, 31));
+        }
+        if (lane == 0) {
+          buffer_aggregate[s] = carry;
+          if (tr.levels > 0) tr.level[0].publish(t, carry);
+        }
+      }
+      if (lane == 0) {
+        buffer_tile[s] = t;
+        bulk::arrive(&ready[s]);
+      }
+      if (t >= tiles) break;  // the consumers stop at this use too
+    }
+    for (int k = j - Stages + 1 < 0 ? 0 : j - Stages + 1; k < j; ++k) store_scanned(k);
+    if (lane == 0) bulk::wait_all();
+    return;
+  }
+
+  // The consumers.
+  for (int j = 0;; ++j) {
+    const int s = j % Stages;
+    bulk::wait(&ready[s], (j / Stages) & 1);
+    const std::int64_t t = buffer_tile[s];
+    if (t >= tiles) break;
+    const T aggregate = buffer_aggregate[s];
+    T* sums = level_sums[j & 1];
+    look_back(tr, t, aggregate, op, backoff, sums, consumer_warps);
+    sync_first_threads(Consumers);
+    const T tile_prefix = tile_prefix_of(tr, sums, init, op);
+    const std::int64_t begin = t * tile_items;
+    if (tid == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
+    uint4* row = buffer(s) + tid * KV;
+    T running = op(tile_prefix, before_row[s][tid]);
+#pragma unroll
+    for (int c = 0; c < KV; ++c) {
+      T a[V];
+      memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+      for (int k = 0; k < V; ++k) {
+        const T item = a[k];
+        if (exclusive) {
+          a[k] = running;
+          running = op(running, item);
+        } else {
+          running = op(running, item);
+          a[k] = running;
+        }
+      }
+      memcpy(&row[c], a, sizeof(a));
+    }
+    if (whole(t)) {
+      bulk::fence_proxy_async();  // the producer's bulk store reads these writes
+    } else {
+      sync_first_threads(Consumers);
+      const T* items = reinterpret_cast<const T*>(buffer(s));
+      for (std::int64_t i = tid; i < tile_items && begin + i < n; i += Consumers) out[begin + i] = items[i];
+    }
+    bulk::arrive(&scanned[s]);
+  }
+}
+
 template <class T>
 constexpr tuning tuning_of() {
   return tuning_for<sizeof(T)>();
@@ -544,6 +747,31 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                first_delay_ns(tu.first_delay_ns));
 }
 
+/// The warp-specialized tile. Returns false, having done nothing, where it does not apply: a
+/// device without bulk copies, one tile or less, more tree levels than consumer warps, or a
+/// kernel that does not fit on an SM.
+template <class T, class Op>
+bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
+                        arena& ws, cudaStream_t s) {
+  constexpr specialized_shape sh = specialized_shape_for<sizeof(T)>();
+  constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
+  const std::int64_t tile_items = std::int64_t{B} * KV * tile::vector_items<T>();
+  const std::int64_t tiles = ceil_div(n, tile_items);
+  if (tiles <= 1 || levels_for(tiles) > B / 32 || !device_has_bulk_copy()) return false;
+  auto* kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, T, Op>;
+  const int smem = S * B * KV * 16;
+  allow_shared_bytes(kernel, smem);
+  int per_sm = 0;
+  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B + 32, smem));
+  if (per_sm == 0) return false;
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * device_sm_count());
+  tree<T> tr;
+  unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
+  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), B + 32, smem, s, in, out, n,
+               tiles, op, kind == scan_kind::exclusive, init, d_total, tr, counter, tuning_of<T>().backoff_ns);
+  return true;
+}
+
 template <class T, class Op>
 void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
          arena& ws, int block, cudaStream_t s) {
@@ -556,6 +784,12 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
   // vector, 16-byte items one to a vector (both pointers 16-byte aligned). One tile's worth or
   // less takes the striped one-launch path whatever the threshold.
   constexpr int VB = tile::vector_items<T>();
+  if constexpr (VB * sizeof(T) == 16 && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    if (block == tu.block_size && tile::vector_aligned(in, out) &&
+        n >= specialized_from_items(specialized_shape_for<sizeof(T)>().from_items) &&
+        launch_specialized(in, out, n, op, kind, init, d_total, ws, s))
+      return;
+  }
   if constexpr (VB * sizeof(T) == 16) {
     const std::int64_t one_blocked_tile = std::int64_t{tu.blocked_vectors_per_thread} * block * VB;
     if (tile::vector_aligned(in, out) && n >= blocked_from_items(tu.blocked_from_items) && n > one_blocked_tile) {
