@@ -109,7 +109,17 @@ static std::string describe_lookback_tuning() {
   } else {
     const int big = tu.block_size * tu.blocked_vectors_per_thread * v;
     const int small = tu.block_size * tu.vectors_per_thread * v;
-    return std::to_string(ItemBytes) + "-byte items: from " +
+    std::string specialized;
+    if constexpr (ItemBytes == 4 || ItemBytes == 8) {
+      constexpr auto sh = dl::specialized_shape_for<ItemBytes>();
+      specialized = "from " + std::to_string(dl::specialized_from_items(sh.from_items)) +
+                    " items on Hopper, warp-specialized persistent tiles of " + std::to_string(sh.consumers) +
+                    " consumer threads + 1 producer warp x " + std::to_string(sh.vectors_per_thread) +
+                    " 16-byte vectors = " + std::to_string(sh.consumers * sh.vectors_per_thread * v) + " items, " +
+                    std::to_string(sh.stages) + " bulk-copy buffers per block, " +
+                    std::to_string(sh.min_blocks_per_sm) + " blocks per SM; below, ";
+    }
+    return std::to_string(ItemBytes) + "-byte items: " + specialized + "from " +
            std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items, blocked tiles of " +
            threads + " x " + std::to_string(tu.blocked_vectors_per_thread) +
            " 16-byte vectors in shared memory = " + std::to_string(big) +
