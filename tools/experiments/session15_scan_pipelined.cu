@@ -351,6 +351,7 @@ struct spec_knobs {
   bool producer_stores = true;  // the producer warp issues a tile's bulk store when it needs the buffer
   bool storer = false;          // a third role, one more warp: issues each store as soon as the tile is scanned
   bool early_id = false;        // the producer takes its next tile id while the current tile loads
+  int chunks = 4;               // bulk copies per tile load
 };
 
 template <int B, int KV, int STAGES, int MinBlocks, spec_knobs Kn, class T, class Op>
@@ -443,11 +444,11 @@ __global__ void __launch_bounds__(B + (Kn.storer ? 64 : 32), MinBlocks)
         if (begin + tile_items <= n) {
           if (lane == 0) {
             mbar_expect_tx(&full[s], tile_bytes);
-            constexpr unsigned chunk = tile_bytes / 4;
+            constexpr unsigned chunk = tile_bytes / Kn.chunks;
             char* dst = reinterpret_cast<char*>(buf);
             const char* src = reinterpret_cast<const char*>(in + begin);
 #pragma unroll
-            for (int c = 0; c < 4; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
+            for (int c = 0; c < Kn.chunks; ++c) bulk_load(dst + c * chunk, src + c * chunk, chunk, &full[s]);
           }
           if (Kn.early_id && lane == 0) next_t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
           mbar_wait(&full[s], parity);
@@ -711,6 +712,7 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
   char full[128];
   std::snprintf(full, sizeof full, "%s %dx%dx%d%s b%u", label, B, KV, STAGES, PS.storer ? " storer" : PS.producer_stores ? " pST" : "", backoff);
   if (PS.early_id) std::strcat(full, " early-id");
+  if (PS.chunks != 4) std::snprintf(full + std::strlen(full), 16, " chunks%d", PS.chunks);
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
@@ -727,7 +729,7 @@ void run_library(context<T>& c, int reps) {
       },
       reps);
   CK(cudaDeviceSynchronize());
-  report(c, "library (blocked 256x12, 4/SM)", 0, 0, 4, ms);
+  report(c, "library (dl::run)", 0, 0, 0, ms);
 }
 
 template <class T, class F>
@@ -761,7 +763,7 @@ void with_context(std::int64_t n, const char* type, F body) {
   c.tm.flush = nullptr;
 }
 
-constexpr spec_knobs ct{.producer_stores = false}, ps{}, st{.storer = true}, ps_early{.early_id = true},
+constexpr spec_knobs ps1{.chunks = 1}, ps2{.chunks = 2}, ps8{.chunks = 8}, ct{.producer_stores = false}, ps{}, st{.storer = true}, ps_early{.early_id = true},
     st_early{.storer = true, .early_id = true};
 constexpr knobs warp_st{}, tma_st{.tma_store = true}, nolb{.tma_store = true, .lookback = false},
     tma_copy{.tma_store = true, .lookback = false, .compute = false};
@@ -870,6 +872,23 @@ void round5(context<T>& c, int reps) {
   run_library<T, Op>(c, reps);
 }
 
+template <class T>
+void round7(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  if constexpr (sizeof(T) == 4) {
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps1, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps2, T, Op>(c, "spec", reps);
+    run_specialized<256, 9, 3, 2, ps8, T, Op>(c, "spec", reps);
+  } else {
+    run_specialized<192, 11, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, ps1, T, Op>(c, "spec", reps);
+    run_specialized<192, 11, 3, 2, ps8, T, Op>(c, "spec", reps);
+  }
+  run_library<T, Op>(c, reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -922,6 +941,12 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round5<int>(c, r); });
     for (int lg : {28, 27, 28, 24})
       with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round5<i64>(c, r); });
+  }
+  if (want("r7")) {
+    for (int lg : {28, 30, 24})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round7<int>(c, r); });
+    for (int lg : {28, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round7<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
