@@ -716,6 +716,48 @@ void run_specialized(context<T>& c, const char* label, int reps, unsigned backof
   report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
 }
 
+/// The library's specialized_kernel launched here: plainly (after a memset of the tree), or as
+/// the library launches it (a programmatic dependent of clear_kernel).
+template <int B, int KV, int STAGES, int MinBlocks, class T, class Op>
+void run_library_kernel(context<T>& c, bool pdl, int reps) {
+  Op op;
+  constexpr int V = 16 / sizeof(T);
+  const std::int64_t tile_items = std::int64_t{B} * KV * V;
+  const std::int64_t tiles = ceil_div(c.n, tile_items);
+  dl::tree<T> tr;
+  unsigned long long* counter;
+  const std::size_t bytes = make_tree(c, tiles, tr, counter);
+  const int smem = STAGES * B * KV * 16;
+  auto kern = dl::specialized_kernel<B, KV, STAGES, MinBlocks, T, Op>;
+  CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0, sms = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B + 32, smem));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * sms);
+  cudaFuncAttributes fa{};
+  CK(cudaFuncGetAttributes(&fa, kern));
+  CK(cudaMemset(c.out, 0, c.n * sizeof(T)));
+  const float ms = c.tm.median_ms(
+      [&] {
+        if (pdl) {
+          scankit::cuda::detail::clear_async(c.ws, bytes, cudaStream_t{});
+          scankit::cuda::detail::launch_after("specialized", kern, static_cast<unsigned>(grid), B + 32, smem,
+                                              cudaStream_t{}, c.in, c.out, c.n, tiles, op, false, op.identity(),
+                                              static_cast<T*>(nullptr), tr, counter, 32u);
+        } else {
+          CK(cudaMemsetAsync(c.ws, 0, bytes));
+          kern<<<static_cast<unsigned>(grid), B + 32, smem>>>(c.in, c.out, c.n, tiles, op, false, op.identity(),
+                                                               nullptr, tr, counter, 32u);
+          CK(cudaGetLastError());
+        }
+      },
+      reps);
+  CK(cudaDeviceSynchronize());
+  char full[128];
+  std::snprintf(full, sizeof full, "library kernel %dx%dx%d %s", B, KV, STAGES, pdl ? "PDL" : "plain");
+  report(c, full, fa.numRegs, static_cast<int>(fa.localSizeBytes), per_sm, ms);
+}
+
 template <class T, class Op>
 void run_library(context<T>& c, int reps) {
   Op op;
@@ -889,6 +931,22 @@ void round7(context<T>& c, int reps) {
   run_library<T, Op>(c, reps);
 }
 
+template <class T>
+void round8(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  if constexpr (sizeof(T) == 4) {
+    run_specialized<256, 9, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_library_kernel<256, 9, 3, 2, T, Op>(c, false, reps);
+    run_library_kernel<256, 9, 3, 2, T, Op>(c, true, reps);
+  } else {
+    run_specialized<192, 11, 3, 2, ps, T, Op>(c, "spec", reps);
+    run_library_kernel<192, 11, 3, 2, T, Op>(c, false, reps);
+    run_library_kernel<192, 11, 3, 2, T, Op>(c, true, reps);
+  }
+  run_library<T, Op>(c, reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -947,6 +1005,12 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round7<int>(c, r); });
     for (int lg : {28, 24})
       with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round7<i64>(c, r); });
+  }
+  if (want("r8")) {
+    for (int lg : {28, 24})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round8<int>(c, r); });
+    with_context<i64>(std::int64_t{1} << 28, "int64", [](auto& c, int r) { round8<i64>(c, r); });
+    with_context<float>(std::int64_t{1} << 28, "float", [](auto& c, int r) { round8<float>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
