@@ -947,6 +947,24 @@ void round8(context<T>& c, int reps) {
   run_library<T, Op>(c, reps);
 }
 
+// Round 11: shapes of the library's kernel (128-byte aligned buffers; earlier rounds' buffers
+// sat wherever the static shared memory ended, which moved between builds).
+template <class T>
+void round11(context<T>& c, int reps) {
+  using Op = scankit::sum<T>;
+  run_library<T, Op>(c, reps);
+  run_library_kernel<256, 9, 3, 2, T, Op>(c, true, reps);
+  run_library_kernel<192, 11, 3, 2, T, Op>(c, true, reps);
+  run_library_kernel<256, 13, 2, 2, T, Op>(c, true, reps);
+  run_library_kernel<160, 13, 3, 2, T, Op>(c, true, reps);
+  run_library_kernel<224, 9, 3, 2, T, Op>(c, true, reps);
+  run_library_kernel<128, 13, 3, 2, T, Op>(c, true, reps);
+  run_library_kernel<128, 11, 4, 2, T, Op>(c, true, reps);
+  run_library_kernel<96, 13, 3, 3, T, Op>(c, true, reps);
+  run_library_kernel<256, 11, 2, 2, T, Op>(c, true, reps);
+  run_library<T, Op>(c, reps);
+}
+
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "all";
   auto want = [&](const char* k) { return only == "all" || only == k; };
@@ -1011,6 +1029,12 @@ int main(int argc, char** argv) {
       with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round8<int>(c, r); });
     with_context<i64>(std::int64_t{1} << 28, "int64", [](auto& c, int r) { round8<i64>(c, r); });
     with_context<float>(std::int64_t{1} << 28, "float", [](auto& c, int r) { round8<float>(c, r); });
+  }
+  if (want("r11")) {
+    for (int lg : {28, 30})
+      with_context<int>(std::int64_t{1} << lg, "int32", [](auto& c, int r) { round11<int>(c, r); });
+    for (int lg : {28, 27, 24})
+      with_context<i64>(std::int64_t{1} << lg, "int64", [](auto& c, int r) { round11<i64>(c, r); });
   }
   if (want("r1")) {
     for (int lg : {28, 30, 24, 22})
