@@ -117,15 +117,21 @@ inline unsigned first_delay_ns(unsigned tuned) {
 /// block, `stages` buffers of consumers x `vectors_per_thread` 16-byte vectors, compiled for
 /// `min_blocks_per_sm` blocks per SM (two blocks fill the SM's 228 KiB of shared memory).
 /// Why these numbers (H100, session 15, tools/experiments/session15_scan_pipelined.cu, one
-/// process with CUB and the copy, docs/results/session15-round{3,4,5}.log), 2^28 / 2^30:
-/// - int32: 256 x 9 x 3 at 2 blocks/SM 1.150-1.164x CUB (94-95% of the copy) against the
-///   blocked tile's 1.07x; 256 x 13 x 2 1.125x, 192 x 11 x 3 1.157x, 256 x 7 x 3 1.10x,
-///   128 x 9 x 3 at 4/SM 1.06x; one block per SM (256 x 7 x 4) 0.83-0.89x.
-/// - int64: 192 x 11 x 3 1.02x (2^27, 2^28, two rounds), 160 x 13 x 3 1.01-1.02x, 256 x 13
-///   x 2 1.03x in one round and 0.92x in the next; the blocked tile 0.97x.
-/// - The producer also issues the stores (a separate storer warp lost 1-2%, taking the next
-///   tile id while a tile loads did not help) and takes tiles from `from_items` (int32: 1.07x
-///   against 1.03x at 2^24, 0.96x against 1.15x at 2^22).
+/// process with CUB and the copy; docs/results/session15-round{3,4,5,9,10,11}.log), the
+/// library's kernel with 128-byte aligned buffers (round 11), 2^28 / 2^30:
+/// - int32: 256 x 9 x 3 at 2 blocks/SM 1.161x / 1.156x CUB (94.4% / 94.1% of the copy; the
+///   blocked tile 1.07x); 192 x 11 x 3 1.163x / 1.156x, 160 x 13 x 3 1.155x / 1.160x, 96 x 13
+///   x 3 at 3/SM 1.155x / 1.151x, 256 x 13 x 2 1.132x, 128 x 11 x 4 1.107x.
+/// - int64 (2^28 / 2^27 / 2^24): 256 x 13 x 2 1.052x / 1.047x / 1.170x; 192 x 11 x 3 1.036x /
+///   1.033x / 1.192x; 96 x 13 x 3 at 3/SM 1.060x / 1.052x / 0.975x; 256 x 9 x 3 fits only
+///   one block per SM (0.68x). The blocked tile: 0.97x.
+/// - Unaligned buffers (the bulk copies need 16 bytes; they sat wherever the static shared
+///   memory ended) cost the int32 tile 15% (round 8: 1.00x CUB).
+/// - The producer also issues the stores (a separate storer warp lost 1-2%; taking the next
+///   tile id while a tile loads did not help; 1, 2, 4 or 8 bulk copies per tile tied).
+/// - from_items, from the size sweeps with the tile always against the dispatch below it
+///   (round 10, docs/results/s15-sweep-*.csv): int32 1.10x against 1.03x at 2^23, 1.09x
+///   against 1.11x at 2^22; int64 (192 x 11 x 3) 1.00x against 0.98x at 2^21.
 struct specialized_shape {
   int consumers;
   int vectors_per_thread;
@@ -135,8 +141,8 @@ struct specialized_shape {
 };
 template <std::size_t ItemBytes>
 constexpr specialized_shape specialized_shape_for() {
-  if constexpr (ItemBytes == 4) return {256, 9, 3, 2, std::int64_t{1} << 24};
-  else return {192, 11, 3, 2, std::int64_t{1} << 22};
+  if constexpr (ItemBytes == 4) return {256, 9, 3, 2, std::int64_t{1} << 23};
+  else return {256, 13, 2, 2, std::int64_t{1} << 21};
 }
 
 /// Where the warp-specialized tile starts: the shape's from_items, or the environment variable
