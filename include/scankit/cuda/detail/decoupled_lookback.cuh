@@ -130,8 +130,12 @@ inline unsigned first_delay_ns(unsigned tuned) {
 /// - The producer also issues the stores (a separate storer warp lost 1-2%; taking the next
 ///   tile id while a tile loads did not help; 1, 2, 4 or 8 bulk copies per tile tied).
 /// - from_items, from the size sweeps with the tile always against the dispatch below it
-///   (round 10, docs/results/s15-sweep-*.csv): int32 1.10x against 1.03x at 2^23, 1.09x
-///   against 1.11x at 2^22; int64 (192 x 11 x 3) 1.00x against 0.98x at 2^21.
+///   (round 10, docs/results/s15-sweep-*.csv) and the final sweeps (round 12,
+///   docs/results/s15-final-sweep-*.csv): int32 1.10x against 1.03x at 2^23, 1.09x against
+///   1.11x at 2^22; int64 at 256 x 13 x 2 0.905x / 0.941x / 1.048x CUB at 2^21 / 2^22 / 2^23,
+///   the blocked tile 0.982x / 0.966x at 2^21 / 2^22 (and 0.88-0.92x at 2^23 in earlier
+///   sessions), so 8-byte items take the tile above 2^22 (sizes between 2^22 and 2^23 were
+///   not measured).
 struct specialized_shape {
   int consumers;
   int vectors_per_thread;
@@ -142,7 +146,7 @@ struct specialized_shape {
 template <std::size_t ItemBytes>
 constexpr specialized_shape specialized_shape_for() {
   if constexpr (ItemBytes == 4) return {256, 9, 3, 2, std::int64_t{1} << 23};
-  else return {256, 13, 2, 2, std::int64_t{1} << 21};
+  else return {256, 13, 2, 2, (std::int64_t{1} << 22) + 1};
 }
 
 /// Where the warp-specialized tile starts: the shape's from_items, or the environment variable
