@@ -94,6 +94,20 @@ namespace scankit::cuda::detail {
 __device__ __forceinline__ void sync_first_threads(int threads) {
   asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 }
-/// Whether the current device has bulk copies (compute capability 9.0 and later).
-inline bool device_has_bulk_copy() { return device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; }
+/// Whether this translation unit carries device code for compute capability 9.0 or later
+/// (nvcc's __CUDA_ARCH_LIST__). Built only for older GPUs, a Hopper GPU would run the kernels
+/// JIT-compiled from the older PTX, in which the wrappers above are empty.
+constexpr bool built_with_bulk_copy() {
+#ifdef __CUDA_ARCH_LIST__
+  constexpr int archs[] = {__CUDA_ARCH_LIST__};
+  for (int a : archs)
+    if (a >= 900) return true;
+#endif
+  return false;
+}
+/// Whether kernels using bulk copies can run on the current device: compute capability 9.0
+/// or later, and code built for it.
+inline bool device_has_bulk_copy() {
+  return built_with_bulk_copy() && device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
+}
 }  // namespace scankit::cuda::detail
