@@ -371,6 +371,30 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   tile::store<R, V, Vec>(out, begin, valid, x);
 }
 
+/// One thread's row of KV 16-byte vectors (V items each) in shared memory, scanned in place
+/// from `running`, the combination of everything before the row (the last step of the blocked
+/// and the warp-specialized tiles).
+template <int KV, int V, class T, class Op>
+__device__ __forceinline__ void scan_row_in_place(uint4* row, T running, bool exclusive, Op op) {
+#pragma unroll
+  for (int c = 0; c < KV; ++c) {
+    T a[V];
+    memcpy(a, &row[c], sizeof(a));
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const T item = a[j];
+      if (exclusive) {
+        a[j] = running;
+        running = op(running, item);
+      } else {
+        running = op(running, item);
+        a[j] = running;
+      }
+    }
+    memcpy(&row[c], a, sizeof(a));
+  }
+}
+
 /// Shared-memory layout of the blocked tile: each warp's segment is 32 rows of KV 16-byte
 /// vectors, lane l owning row l; every row is padded by one vector, so that the eight lanes of
 /// a quarter-warp reading vector c of their rows (row stride KV + 1, odd) hit eight different
@@ -475,26 +499,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   if (threadIdx.x == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
 
   // 4. Scan the row from its prefix, in place, and stream the segment out.
-  {
-    T running = op(tile_prefix, before_row);
-#pragma unroll
-    for (int c = 0; c < KV; ++c) {
-      T a[V];
-      memcpy(a, &row[c], sizeof(a));
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        const T item = a[j];
-        if (exclusive) {
-          a[j] = running;
-          running = op(running, item);
-        } else {
-          running = op(running, item);
-          a[j] = running;
-        }
-      }
-      memcpy(&row[c], a, sizeof(a));
-    }
-  }
+  scan_row_in_place<KV, V>(row, op(tile_prefix, before_row), exclusive, op);
   __syncwarp();
   if (seg_full) {
     uint4* dst = reinterpret_cast<uint4*>(out + seg_begin) + lane;
@@ -651,25 +656,7 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
     const T tile_prefix = tile_prefix_of(tr, sums, init, op);
     const std::int64_t begin = t * tile_items;
     if (tid == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
-    uint4* row = buffer(s) + tid * KV;
-    T running = op(tile_prefix, before_row[s][tid]);
-#pragma unroll
-    for (int c = 0; c < KV; ++c) {
-      T a[V];
-      memcpy(a, &row[c], sizeof(a));
-#pragma unroll
-      for (int k = 0; k < V; ++k) {
-        const T item = a[k];
-        if (exclusive) {
-          a[k] = running;
-          running = op(running, item);
-        } else {
-          running = op(running, item);
-          a[k] = running;
-        }
-      }
-      memcpy(&row[c], a, sizeof(a));
-    }
+    scan_row_in_place<KV, V>(buffer(s) + tid * KV, op(tile_prefix, before_row[s][tid]), exclusive, op);
     if (whole(t)) {
       bulk::fence_proxy_async();  // the producer's bulk store reads these writes
     } else {
