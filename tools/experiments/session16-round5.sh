@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 16, round 5: waiting consumers of the warp-specialized compaction tile sleep between
+# polls (SCANKIT_COMPACT_IDLE_SLEEP ns, 0: spin), and the producer counts whole tiles without
+# bounds tests. racecheck summary, the tests, then bench rows against CUB in one process each.
+set -uo pipefail
+tar -C .devbundle -xJf .devbundle/bin.tar.xz
+B=$PWD/.devbundle/bin; export LD_LIBRARY_PATH=$B; S=$B/scankit
+L=$OUT/session16-round5.log
+{
+echo "=== device ($(date -u +%H:%M:%S))"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "=== racecheck report"
+timeout 60 compute-sanitizer --tool racecheck --error-exitcode 1 $S bench compact -n 1048653 --selectivity 0.5 --algo single-pass --tile specialized --compare none --device-only --reps 1 --seed 3 2>&1 | grep -E "RACECHECK SUMMARY|Race reported|Read access|Write access" | cut -c1-40,300-420 | head -n 8
+echo "=== tests ($(date -u +%H:%M:%S))"
+SCANKIT_COMPACT_SPECIALIZED_FROM=0 timeout 150 $B/test_cuda_compact --gtest_brief=1 --gtest_filter='*single_pass*:-*MoreThan2Pow31*' 2>&1 | tail -n 4
+echo "=== bench ($(date -u +%H:%M:%S))"
+row() { timeout 60 $S bench compact "$@" --algo single-pass --compare cub --device-only --reps 9 --seed 1 2>&1 | grep -E "^single-pass|^cub" | tr -s ' ' | cut -d' ' -f1-8 | tr '\n' '|'; echo; }
+for args in "-n 2^28 --selectivity 0.01" "-n 2^28 --selectivity 0.5" "-n 2^27 --type u64 --selectivity 0.5"; do
+  echo -n "segmented $args: "; row $args --tile segmented
+  for sh in 0 1; do for z in 0 100 400; do echo -n "shape $sh sleep $z $args: "; SCANKIT_COMPACT_IDLE_SLEEP=$z SCANKIT_COMPACT_SPECIALIZED_SHAPE=$sh row $args --tile specialized; done; done
+done
+echo "=== end ($(date -u +%H:%M:%S))"
+} > "$L" 2>&1
+cat "$L" | cut -c1-300
