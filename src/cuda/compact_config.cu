@@ -18,6 +18,11 @@ int resolve_block_size(const compact_config& cfg) {
   return b;
 }
 
+int specialized_shape_index() {
+  static const int shape = static_cast<int>(env_integer("SCANKIT_COMPACT_SPECIALIZED_SHAPE", 0, 1).value_or(0));
+  return shape;
+}
+
 namespace single_pass {
 
 bool prefetch_guessed_tile(std::int64_t input_bytes) {
@@ -28,6 +33,12 @@ bool prefetch_guessed_tile(std::int64_t input_bytes) {
         .value_or(prefetch_from_bytes);
   }();
   return input_bytes >= from;
+}
+
+std::int64_t specialized_from_bytes(std::int64_t tuned) {
+  static const std::optional<std::int64_t> from_env =
+      env_integer("SCANKIT_COMPACT_SPECIALIZED_FROM", 0, std::numeric_limits<std::int64_t>::max());
+  return from_env.value_or(tuned);
 }
 
 unsigned segmented_first_delay_ns(unsigned tuned) {

@@ -176,9 +176,12 @@ auto default_eq() {
   else return sk::equal_to<T>{};
 }
 
-// Tiles of the small and medium kernels, and the segmented kernel's tiles (12,288 four-byte,
-// 6,144 eight-byte items) and warp segments (1,536 and 768 items).
-const std::vector<std::int64_t> tile_sizes{768, 1536, 2048, 4096, 6144, 8192, 12288, 16384};
+// Tiles of the small and medium kernels, the segmented kernel's tiles (12,288 four-byte,
+// 6,144 eight-byte items) and warp segments (1,536 and 768 items), and the warp-specialized
+// kernel's tiles (11,264 or 13,312 four-byte, 6,656 or 5,632 eight-byte items) and rows (44,
+// 52, 26 and 22 items).
+const std::vector<std::int64_t> tile_sizes{22,   26,   44,   52,    768,   1536,  2048,  4096,
+                                           5632, 6144, 6656, 8192, 11264, 12288, 13312, 16384};
 
 std::vector<std::int64_t> sizes_up_to(std::int64_t hi) {
   auto s = sk::test::test_sizes(tile_sizes, hi);
@@ -387,7 +390,8 @@ TEST_P(CudaCompact, BlockSizes) {
 
 TEST_P(CudaCompact, TileSizes) {
   const auto sizes = sizes_up_to(quick_mode() ? 1 << 15 : 1 << 19);
-  for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium, skc::compact_tile::segmented}) {
+  for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium, skc::compact_tile::segmented,
+                    skc::compact_tile::specialized}) {
     tile_ = tile;
     every_op<std::uint32_t>(sizes, {pattern::random4, pattern::alternating});
     every_op<std::uint64_t>(sizes, {pattern::runs});
@@ -401,9 +405,10 @@ TEST_P(CudaCompact, TileSizes) {
 // The medium tile over more tiles than fit on the GPU at once (8192-item uint32 tiles, 3
 // blocks on each of 132 SMs), so tiles look back past blocks that have already exited and
 // later blocks start on SMs they freed; every size ends in a partial tile.
-// The segmented tile (12,288-item uint32 tiles, 4 blocks per SM) likewise.
+// The segmented tile (12,288-item uint32 tiles, 4 blocks per SM) likewise; the persistent
+// warp-specialized grid (2 blocks per SM) cycles each block's buffers through many tiles.
 TEST_P(CudaCompact, ManyTilesPerBlock) {
-  for (auto tile : {skc::compact_tile::medium, skc::compact_tile::segmented}) {
+  for (auto tile : {skc::compact_tile::medium, skc::compact_tile::segmented, skc::compact_tile::specialized}) {
     tile_ = tile;
     every_op<std::uint32_t>({5000011}, {pattern::random4, pattern::alternating});
     every_op<std::uint64_t>({3000017}, {pattern::runs});

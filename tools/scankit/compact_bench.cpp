@@ -86,7 +86,7 @@ std::vector<row_spec> select_rows(const std::string& algo, const std::string& co
       const auto nm = cuda::name(cuda::all_compact_algorithms[i]);
       if (!wanted(nm)) continue;
       if (cuda::all_compact_algorithms[i] == cuda::compact_algorithm::single_pass && tile == "all") {
-        for (const char* t : {"small", "medium", "segmented"})
+        for (const char* t : {"small", "medium", "segmented", "specialized"})
           rows.push_back({row_kind::gpu, std::string(nm) + "/" + t, static_cast<int>(i), t});
       } else {
         rows.push_back({row_kind::gpu, std::string(nm), static_cast<int>(i), tile});

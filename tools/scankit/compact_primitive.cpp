@@ -47,8 +47,9 @@ void add_common(CLI::App& app, compact_common_options& o) {
       ->capture_default_str();
   app.add_option("--tile", o.tile,
                  "Tile size of single-pass: auto, small (half), medium, segmented (12 vectors per lane, "
-                 "one contiguous segment per warp), or all (one row each)")
-      ->check(CLI::IsMember({"auto", "small", "medium", "segmented", "all"}))
+                 "one contiguous segment per warp), specialized (a producer warp bulk-loads tiles while the "
+                 "others look back and write; Hopper), or all (one row each)")
+      ->check(CLI::IsMember({"auto", "small", "medium", "segmented", "specialized", "all"}))
       ->capture_default_str();
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))

@@ -74,10 +74,17 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 /// 8-byte items written without indices, 256 threads, aligned pointers; other calls take the
 /// small or medium tile as automatic would). automatic takes it for large inputs where it
 /// applies: from 512 MiB of 4-byte items, 16 MiB for select_flagged, 128 MiB of 8-byte items.
-enum class compact_tile { automatic, small, medium, segmented };
+/// specialized: the warp-specialized tile (Hopper and later; a producer warp bulk-loads tiles
+/// into shared memory and counts them while other warps look back and write; 4- and 8-byte
+/// items selected by a predicate or as run starts, written without indices, 256 threads,
+/// aligned pointers; other calls fall back as for segmented). Where it applies, automatic takes
+/// it from 64 MiB of 4-byte items and 32 MiB of 8-byte items (measured on the H100, see
+/// docs/PERFORMANCE.md), before the segmented tile's thresholds.
+enum class compact_tile { automatic, small, medium, segmented, specialized };
 
 inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,
-                                                     compact_tile::medium, compact_tile::segmented};
+                                                     compact_tile::medium, compact_tile::segmented,
+                                                     compact_tile::specialized};
 
 constexpr std::string_view name(compact_tile t) {
   switch (t) {
@@ -85,6 +92,7 @@ constexpr std::string_view name(compact_tile t) {
     case compact_tile::small: return "small";
     case compact_tile::medium: return "medium";
     case compact_tile::segmented: return "segmented";
+    case compact_tile::specialized: return "specialized";
   }
   return "?";
 }

@@ -62,6 +62,23 @@ __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
 #endif
 }
 
+/// Whether the phase with this parity has completed (acquire when it has); does not wait.
+__device__ __forceinline__ bool test(std::uint64_t* bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned done = 0;
+  asm volatile(
+      "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+      : "=r"(done)
+      : "r"(shared_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#else
+  (void)bar;
+  (void)parity;
+  return true;
+#endif
+}
+
 /// Starts copying `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to
 /// shared memory; completes on `bar`.
 __device__ __forceinline__ void load(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {

@@ -3,6 +3,7 @@
 // (counting for a stable partition, run starts to run lengths).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -151,14 +152,54 @@ constexpr int vectors_per_thread() {
 /// blocked tile (12,288 four-byte items per 256 threads).
 inline constexpr int segmented_vectors_per_thread = 12;
 
-/// Items per tile of the kernel a call with `tile` may run. The segmented tile falls back to
-/// the automatic one where it does not apply; that one's tiles are smaller, so it is the one
-/// workspace sizes count with (an upper bound for both).
+/// The warp-specialized tile's shape (compact_single_pass.cuh, specialized_kernel): `consumers`
+/// threads + one producer warp per block, `stages` buffers of consumers x vectors_per_thread
+/// 16-byte vectors, compiled for min_blocks_per_sm blocks per SM (two fill the SM's shared
+/// memory). Shape 0 is the default; SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for
+/// tuning runs). H100, session 16 (docs/results/session16-round6.log; select_if 2^28 uint32 at
+/// 1/50/99% selected, 2^27 uint64, against CUB in one process): 4-byte items 256 x 11 x 2
+/// 1.17/1.14/1.17x, 256 x 9 x 3 0.94/0.96/1.02x, 256 x 5 x 5 0.58/0.55/0.67x (the segmented
+/// tile 1.03/1.06/1.10x); 8-byte items 256 x 13 x 2 1.00/1.07/1.10x, 256 x 11 x 2
+/// 1.00/1.06/1.09x, 256 x 9 x 3 0.78/0.87/0.92x (segmented 0.92/1.01/1.06x). Big tiles in two
+/// buffers beat more, smaller ones: what a tile costs is mostly per tile (the producer's count,
+/// a look-back), and two blocks per SM must fit in shared memory.
+struct specialized_shape {
+  int consumers;
+  int vectors_per_thread;
+  int stages;
+  int min_blocks_per_sm;
+};
+template <std::size_t ItemBytes>
+constexpr std::array<specialized_shape, 2> specialized_shapes() {
+  if constexpr (ItemBytes == 4) return {{{256, 11, 2, 2}, {256, 13, 2, 2}}};
+  else return {{{256, 13, 2, 2}, {256, 11, 2, 2}}};
+}
+int specialized_shape_index();
+
+/// The fewest items a warp-specialized tile of `item_bytes`-byte items may hold (0: no such tile).
+constexpr std::int64_t smallest_specialized_tile(std::size_t item_bytes) {
+  if (item_bytes != 4 && item_bytes != 8) return 0;
+  const auto shapes = item_bytes == 4 ? specialized_shapes<4>() : specialized_shapes<8>();
+  std::int64_t least = 0;
+  for (const auto& sh : shapes) {
+    const std::int64_t items = std::int64_t{sh.consumers} * sh.vectors_per_thread * static_cast<std::int64_t>(16 / item_bytes);
+    if (least == 0 || items < least) least = items;
+  }
+  return least;
+}
+
+/// Items per tile of the kernel a call with `tile` may run, or fewer. The segmented and
+/// warp-specialized tiles fall back to the automatic one where they do not apply, and
+/// automatic may take the warp-specialized one, so workspace sizes count with the smaller of
+/// the automatic tile and the smallest warp-specialized tile (an upper bound on the tiles of all).
 inline std::int64_t tile_items_for(std::int64_t n, std::size_t item_bytes, int block, compact_tile tile) {
-  if (tile == compact_tile::segmented) tile = compact_tile::automatic;
+  if (tile == compact_tile::segmented || tile == compact_tile::specialized) tile = compact_tile::automatic;
   if (item_bytes == 0) item_bytes = sizeof(unsigned);
   const std::int64_t V = (item_bytes <= 16 && 16 % item_bytes == 0) ? static_cast<std::int64_t>(16 / item_bytes) : 1;
-  return static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
+  const std::int64_t automatic =
+      static_cast<std::int64_t>(vectors_per_thread_for(item_bytes, resolve_tile(tile, n, item_bytes))) * block * V;
+  const std::int64_t specialized = smallest_specialized_tile(item_bytes);
+  return specialized > 0 && specialized < automatic ? specialized : automatic;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@
 // are integers, so the result is exact and deterministic either way.
 #pragma once
 
+#include "scankit/cuda/detail/bulk_copy.cuh"
 #include "scankit/cuda/detail/compact_select.cuh"
 #include "scankit/cuda/detail/decoupled_lookback.cuh"  // relaxed loads and stores
 
@@ -426,6 +427,320 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
+/// The look-back of one tile by one warp, every tree level at once: lane i polls entry i of
+/// each level's aligned run of 32 before the tile's index there, all levels' loads in flight
+/// together, until every entry it needs is published; returns the number of items selected
+/// before the tile (every lane). As in decoupled_lookback::look_back, a tile that ends a run
+/// publishes the run's sum one level up as soon as the level below is complete, so upper
+/// entries never wait for other upper entries (no chain forms between runs).
+__device__ __forceinline__ std::int64_t look_back_one_warp(const decoupled_lookback::tree<count_t>& tr,
+                                                           std::int64_t t, count_t aggregate) {
+  namespace dl = decoupled_lookback;
+  const int lane = threadIdx.x & 31;
+  count_t got[dl::max_levels];
+  unsigned pending = 0;  // bit k: this lane still waits for its entry of level k
+#pragma unroll
+  for (int k = 0; k < dl::max_levels; ++k) {
+    got[k] = 0;
+    const std::int64_t idx = t >> (5 * k);
+    if (k < tr.levels && (idx & ~std::int64_t{31}) + lane < idx) pending |= 1u << k;
+  }
+  count_t up = aggregate;  // the run at level `level_done` up to and including this tile
+  int publish_from = 0;     // levels below this are complete and, where due, published upward
+  bool publishing = true;   // still the last tile of every run so far (only then does it publish)
+  for (;;) {
+#pragma unroll
+    for (int k = 0; k < dl::max_levels; ++k) {
+      if ((pending >> k) & 1u) {
+        const std::int64_t idx = t >> (5 * k);
+        count_t v;
+        if (tr.level[k].try_read((idx & ~std::int64_t{31}) + lane, v)) got[k] = v, pending &= ~(1u << k);
+      }
+    }
+    // Publish upward while the levels below are complete.
+    while (publish_from < tr.levels && __all_sync(0xffffffffu, ((pending >> publish_from) & 1u) == 0)) {
+      const count_t run = warp_reduce(got[publish_from], sum<count_t>{});
+      up += run;
+      const std::int64_t idx = t >> (5 * publish_from);
+      publishing = publishing && (idx & 31) == 31;
+      if (publishing && publish_from + 1 < tr.levels && lane == 0) tr.level[publish_from + 1].publish(idx >> 5, up);
+      ++publish_from;
+    }
+    if (publish_from >= tr.levels) break;
+    __nanosleep(lookback_backoff_ns);
+  }
+  return static_cast<std::int64_t>(up - aggregate);
+}
+
+/// The warp-specialized tile (session 16; Hopper): the scan's specialized_kernel
+/// (decoupled_lookback.cuh) applied to compaction. A persistent grid; each block owns `Stages`
+/// shared-memory buffers of one tile (Consumers rows of KV 16-byte vectors, in memory order)
+/// and splits its warps into three roles, which take the buffers in the same order, each as
+/// soon as the role before it is done with it:
+///   - the producer (the last warp) takes a tile id and starts loading the tile with one bulk
+///     copy as soon as a buffer is free; when a tile lands it counts the selected items of
+///     every row, keeps each row's exclusive prefix of those counts, publishes the tile's count
+///     and hands the buffer on ("ready");
+///   - two look-back warps, taking alternate tiles, find the number of items selected before
+///     the tile (look_back_one_warp) and hand it on ("prefixed");
+///   - the consumers (Consumers threads, one row each) take their row into registers, select,
+///     move their selected items to their rank in the tile, in place (a partition's rejected
+///     items after all selected ones), and once the tile's prefix is known write the run(s) out
+///     with coalesced 16-byte stores; then the buffer is free again ("written").
+/// Why: with one tile per block nothing is loaded while a tile waits for its predecessors;
+/// here the next tile's load is under way meanwhile, and a tile's count waits only for its
+/// data. Deadlock freedom as in the scan: every role handles a block's tiles in the order the
+/// block took their ids, and no count waits for a look-back.
+/// What it costs (H100, 2^28 uint32 select_if at 1/50/99% selected against CUB; docs/results/
+/// session16-round{1..7}.log): every tile waits for the producer's count, one warp going over
+/// the whole tile, so that count is the critical path. With a bounds test and a branch per item
+/// (round 4) the tile ran at 0.62/0.79/0.98x; counting whole tiles without them (round 5),
+/// 1.07/1.00x at 1/50%; with every row unrolled and big tiles in two buffers (rounds 6-7),
+/// 1.18/1.14/1.18x. Look-back warps of their own measured no faster than consumers looking back
+/// themselves (rounds 2-4, while the count was the limit); they stay, keeping the look-back's
+/// latency off the path of the consumers.
+/// Staging in place: every consumer has its row in registers before any of them writes (a
+/// barrier), so the permutation needs no second buffer. The last tile, partial, is read from
+/// global memory instead (by the producer to count, by the consumers to stage). Each buffer
+/// carries 8 spare vectors after the tile: write_run reads one vector past the last staged one.
+template <int Consumers, int KV>
+constexpr int specialized_buffer_vectors() {
+  return Consumers * KV + 8;
+}
+inline constexpr int specialized_lookback_warps = 2;  // tiles looked back at once per block
+
+template <int Consumers, int KV, int Stages, int MinBlocks, class Sel>
+__global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 32, MinBlocks)
+    specialized_kernel(const typename Sel::item_type* in, std::int64_t n, std::int64_t tiles, Sel sel,
+                       outputs<typename Sel::item_type> out,
+                       const __grid_constant__ decoupled_lookback::tree<count_t> tr,
+                       unsigned long long* tile_counter) {
+  using T = typename Sel::item_type;
+  constexpr int V = tile::vector_items<T>();
+  constexpr int K = KV * V;  // items per row
+  constexpr std::int64_t tile_items = std::int64_t{Consumers} * K;
+  constexpr unsigned tile_bytes = Consumers * KV * 16;
+  constexpr int consumer_warps = Consumers / 32, LW = specialized_lookback_warps;
+  constexpr int producer_first = Consumers + 32 * LW;  // the producer warp's first thread
+  static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0 && K <= 64 && Sel::reads_items);
+  using mask_t = std::conditional_t<(K > 32), unsigned long long, unsigned>;
+  // 128-byte aligned, as the scan's (its int32 tile ran 15% slower with only 16).
+  extern __shared__ __align__(128) uint4 buffers[];
+  // loaded: the bulk copy landed; ready: counts and row prefixes written, tile id set;
+  // prefixed: the tile's prefix found; written: every consumer is done with the buffer.
+  __shared__ std::uint64_t loaded[Stages], ready[Stages], prefixed[Stages], written[Stages];
+  __shared__ std::int64_t buffer_tile[Stages], buffer_before[Stages];
+  __shared__ int buffer_count[Stages];
+  __shared__ int before_row[Stages][Consumers];
+  __shared__ T buffer_edge[Stages];  // unique: the item before the tile
+  __shared__ int end_use;  // the use at which the producer ran out of tiles
+  const int tid = threadIdx.x, lane = tid & 31;
+  auto buffer = [&](int s) { return buffers + s * specialized_buffer_vectors<Consumers, KV>(); };
+  auto valid_of = [&](std::int64_t t) {
+    const std::int64_t left = n - t * tile_items;
+    return static_cast<int>(left < tile_items ? left : tile_items);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      bulk::barrier_init(&loaded[s], 1);
+      bulk::barrier_init(&ready[s], 1);
+      bulk::barrier_init(&prefixed[s], 1);
+      bulk::barrier_init(&written[s], Consumers);
+    }
+    bulk::fence_barrier_init();
+    end_use = 0x7fffffff;
+  }
+  wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
+  __syncthreads();
+
+  if (tid >= producer_first) {
+    // The producer. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    __shared__ std::int64_t issued_tile[Stages];
+    auto issue = [&](int u) {  // takes the tile id of use u and starts loading a whole tile
+      const int s = u % Stages;
+      // Every lane has read the slot's previous id. (Without this barrier only the warp's
+      // shuffles in between ordered those reads before lane 0's write: racecheck warned, round 8.)
+      __syncwarp();
+      if (lane == 0) {
+        const auto t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+        issued_tile[s] = t;
+        if (t < tiles && valid_of(t) == tile_items) {
+          bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
+          bulk::load(buffer(s), in + t * tile_items, tile_bytes, &loaded[s]);
+        }
+      }
+      __syncwarp();
+      return issued_tile[s];
+    };
+    bool more = true;  // the last use issued had a tile (later ones will not)
+    for (int u = 0; u < Stages && more; ++u) more = issue(u) < tiles;
+    for (int j = 0;; ++j) {
+      const int s = j % Stages;
+      const std::int64_t t = issued_tile[s];
+      if (t < tiles) {
+        const std::int64_t begin = t * tile_items;
+        const int valid = valid_of(t);
+        const bool full = valid == tile_items;
+        if (full) bulk::wait(&loaded[s], (j / Stages) & 1);
+        T edge{};
+        if constexpr (Sel::needs_prev) {
+          if (begin > 0) edge = in[begin - 1];
+        }
+        // Selected items per row (lane l counts rows l, l + 32, ...), then the rows'
+        // exclusive prefixes in order, 32 rows per warp scan. Whole tiles count from shared
+        // memory without bounds tests (every tile waits for this count: a bounds test and a
+        // branch per item cost 1.7x at 1% selected, round 4 against 5), all rows unrolled so
+        // their loads and scans overlap; the partial tile counts from global memory.
+        const T* tile_data = reinterpret_cast<const T*>(buffer(s));
+        int c[consumer_warps];
+        if (full) {
+#pragma unroll
+          for (int i = 0; i < consumer_warps; ++i) {
+            const int row = i * 32 + lane, first = row * K;
+            T prev{};
+            if constexpr (Sel::needs_prev) prev = row > 0 ? tile_data[first - 1] : edge;
+            c[i] = 0;
+#pragma unroll
+            for (int v = 0; v < KV; ++v) {
+              T a[V];
+              memcpy(a, &buffer(s)[row * KV + v], sizeof(a));
+#pragma unroll
+              for (int k = 0; k < V; ++k) {
+                c[i] += sel(begin + first + v * V + k, a[k], prev) ? 1 : 0;
+                if constexpr (Sel::needs_prev) prev = a[k];
+              }
+            }
+          }
+        } else {
+#pragma unroll 1
+          for (int i = 0; i < consumer_warps; ++i) {
+            const int row = i * 32 + lane, first = row * K;
+            T prev = edge;
+            if constexpr (Sel::needs_prev) {
+              if (row > 0 && first - 1 < valid) prev = in[begin + first - 1];
+            }
+            int count = 0;
+            for (int k = 0; k < K && first + k < valid; ++k) {
+              const T x = in[begin + first + k];
+              count += sel(begin + first + k, x, prev) ? 1 : 0;
+              if constexpr (Sel::needs_prev) prev = x;
+            }
+            c[i] = count;
+          }
+        }
+        int carry = 0;
+#pragma unroll
+        for (int i = 0; i < consumer_warps; ++i) {
+          const int inclusive = warp_inclusive_scan(c[i], sum<int>{});
+          before_row[s][i * 32 + lane] = carry + inclusive - c[i];
+          carry += shfl_idx(inclusive, 31);
+        }
+        if (lane == 0) {
+          buffer_count[s] = carry;
+          if constexpr (Sel::needs_prev) buffer_edge[s] = edge;
+          if (tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(carry));
+        }
+      }
+      if (lane == 0) {
+        buffer_tile[s] = t;
+        if (t >= tiles) atomicExch(&end_use, j);
+        bulk::arrive(&ready[s]);
+      }
+      if (t >= tiles) return;  // the other roles stop at this use too
+      // Refill the buffer of the use before this one once its consumers are done with it.
+      if (j >= 1 && more) {
+        const int u = j - 1 + Stages;
+        bulk::wait(&written[u % Stages], ((j - 1) / Stages) & 1);
+        more = issue(u) < tiles;
+      }
+    }
+  }
+
+  if (tid >= Consumers) {
+    // The look-back warps: warp w takes uses w, w + LW, ..., one tile each, all levels at
+    // once, so LW look-backs can be in flight. A warp whose next use lies past the last one
+    // (end_use, set by the producer) stops there.
+    const int w = (tid - Consumers) >> 5;
+    for (int j = w;; j += LW) {
+      const int s = j % Stages;
+      while (!bulk::test(&ready[s], (j / Stages) & 1)) {
+        if (atomicAdd(&end_use, 0) < j) return;  // (atomics: the producer may be writing it)
+        __nanosleep(32);
+      }
+      const std::int64_t t = buffer_tile[s];
+      if (t >= tiles) return;
+      const std::int64_t before = look_back_one_warp(tr, t, static_cast<count_t>(buffer_count[s]));
+      if (lane == 0) {
+        buffer_before[s] = before;
+        bulk::arrive(&prefixed[s]);
+      }
+    }
+  }
+
+  // The consumers.
+  const bool partition = out.mode != layout::select;
+  for (int j = 0;; ++j) {
+    const int s = j % Stages;
+    bulk::wait(&ready[s], (j / Stages) & 1);
+    const std::int64_t t = buffer_tile[s];
+    if (t >= tiles) break;
+    const std::int64_t begin = t * tile_items;
+    const int valid = valid_of(t), selected = buffer_count[s], first = tid * K;
+    const bool full = valid == tile_items;
+    T* items = reinterpret_cast<T*>(buffer(s));
+
+    // The row, and which of its items are selected.
+    T x[K];
+    T prev{};
+    if (full) {
+#pragma unroll
+      for (int v = 0; v < KV; ++v) memcpy(&x[v * V], &buffer(s)[tid * KV + v], 16);
+      if constexpr (Sel::needs_prev) prev = tid == 0 ? buffer_edge[s] : items[first - 1];
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) x[k] = first + k < valid ? in[begin + first + k] : T{};
+      if constexpr (Sel::needs_prev) prev = tid == 0 ? buffer_edge[s] : (first - 1 < valid ? in[begin + first - 1] : T{});
+    }
+    mask_t m = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if ((full || first + k < valid) && sel(begin + first + k, x[k], k == 0 ? prev : x[k > 0 ? k - 1 : 0]))
+        m |= mask_t{1} << k;
+    }
+    sync_first_threads(Consumers);  // every row is in registers: the buffer is free to stage in
+
+    // Stage in output order, in place: selected items at their rank in the tile; for a
+    // partition the rejected ones after all selected, at selected + (rejected before them).
+    int rank = before_row[s][tid];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if ((m >> k) & 1u) items[rank++] = x[k];
+      else if (partition && first + k < valid) items[selected + (first + k - rank)] = x[k];
+    }
+    sync_first_threads(Consumers);
+
+    // Once the prefix is known, write out, as the segmented tile: selected items to
+    // [before, before + selected); a partition's rejected ones after all selected items
+    // (reversed: from the end down).
+    bulk::wait(&prefixed[s], (j / Stages) & 1);
+    const std::int64_t before = buffer_before[s];
+    if (tid == 0 && out.count && begin + valid == n) *out.count = before + selected;
+    write_run<V>(out.items, before, selected, items, 0, false, tid, Consumers);
+    if (partition) {
+      const std::int64_t rejected_before = begin - before;
+      const int rejected = valid - selected;
+      if (out.mode == layout::partition_reversed)
+        write_run<V>(out.items, n - rejected_before - rejected, rejected, items, selected + rejected - 1, true, tid,
+                     Consumers);
+      else
+        write_run<V>(out.items, *out.selected_total + rejected_before, rejected, items, selected, false, tid, Consumers);
+    }
+    // The producer's next bulk copy into this buffer must follow these threads' writes to it.
+    bulk::fence_proxy_async();
+    bulk::arrive(&written[s]);
+  }
+}
+
 namespace single_pass {
 
 
@@ -533,6 +848,83 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
   }
 }
 
+/// From how many bytes of input `automatic` takes the warp-specialized tile where it applies,
+/// or what SCANKIT_COMPACT_SPECIALIZED_FROM says (bytes; 0 always, a huge value never).
+std::int64_t specialized_from_bytes(std::int64_t tuned);
+/// H100, session 16 (docs/results/session16-round7.log, select_if at half selected, every tile
+/// and CUB in one process): uint32 at 2^24 / 2^25 / 2^26 / 2^27 items 1.03 / 1.00 / 1.08 /
+/// 1.13x CUB against the best other tile's 1.02 / 0.99 / 0.99 / 1.04x; uint64 at 2^22 / 2^23
+/// / 2^24 items 1.02 / 1.01 / 1.01x against 0.89 / 0.93 / 0.96x. Smaller sizes were not
+/// measured with it.
+template <class Sel>
+constexpr std::int64_t specialized_tuned_from_bytes() {
+  if constexpr (sizeof(typename Sel::item_type) == 8) return std::int64_t{1} << 25;  // 2^22 items
+  else return std::int64_t{1} << 26;                                                 // 2^24 items
+}
+
+/// Launches the warp-specialized kernel of shape `sh`.
+template <specialized_shape sh, class Sel>
+void launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
+                              const outputs<typename Sel::item_type>& out, arena& ws, std::int64_t tiles, int per_sm,
+                              cudaStream_t s) {
+  namespace dl = decoupled_lookback;
+  constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
+  auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
+  const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * device_sm_count());
+  dl::tree<count_t> tr;
+  unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
+  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid),
+               B + 32 * specialized_lookback_warps + 32, smem, s, in, n, tiles, sel, out, tr, counter);
+}
+
+/// Blocks per SM of the warp-specialized kernel of shape `sh` (0: it does not fit).
+template <specialized_shape sh, class Sel>
+int specialized_blocks_per_sm() {
+  constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
+  auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
+  const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
+  allow_dynamic_shared_memory(kernel, smem);
+  int per_sm = 0;
+  SCANKIT_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B + 32 * specialized_lookback_warps + 32, smem));
+  return per_sm;
+}
+
+/// Launches the warp-specialized kernel; false (nothing launched) where it does not apply:
+/// items other than 4 or 8 bytes, flags (select_flagged), indices written, a block size other
+/// than the default, unaligned pointers, one tile or less, or a device without bulk copies.
+template <class Sel>
+bool launch_specialized(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
+                        const outputs<typename Sel::item_type>& out, arena& ws, int block, cudaStream_t s) {
+  using T = typename Sel::item_type;
+  if constexpr (Sel::reads_items && !has_flag_words<Sel> && (sizeof(T) == 4 || sizeof(T) == 8) &&
+                tile::vector_items<T>() * sizeof(T) == 16) {
+    if (out.items == nullptr || out.indices != nullptr || block != default_block_size ||
+        !tile::vector_aligned(in, out.items))
+      return false;
+    const int shape = specialized_shape_index();
+    constexpr auto shapes = specialized_shapes<sizeof(T)>();
+    const specialized_shape sh = shapes[static_cast<std::size_t>(shape)];
+    const std::int64_t tile_items = std::int64_t{sh.consumers} * sh.vectors_per_thread * tile::vector_items<T>();
+    const std::int64_t tiles = ceil_div(n, tile_items);
+    if (tiles <= 1 || decoupled_lookback::levels_for(tiles) > sh.consumers / 32 || !device_has_bulk_copy()) return false;
+    if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+    if (shape == 0) {
+      const int per_sm = specialized_blocks_per_sm<shapes[0], Sel>();
+      if (per_sm == 0) return false;
+      launch_specialized_shape<shapes[0], Sel>(in, n, sel, out, ws, tiles, per_sm, s);
+    } else {
+      const int per_sm = specialized_blocks_per_sm<shapes[1], Sel>();
+      if (per_sm == 0) return false;
+      launch_specialized_shape<shapes[1], Sel>(in, n, sel, out, ws, tiles, per_sm, s);
+    }
+    return true;
+  } else {
+    return false;
+  }
+}
+
 /// From how many bytes of input `automatic` takes the segmented tile (where it applies).
 /// H100, session 14 sweeps with every tile and CUB in one process (docs/results/
 /// session14-round{1,2}*): for 4-byte items selected by a predicate or as run starts it ties
@@ -553,7 +945,13 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
          const outputs<typename Sel::item_type>& out, arena& ws, int block, compact_tile tile, cudaStream_t s) {
   using T = typename Sel::item_type;
   constexpr int R = vectors_per_thread<T>();
-  if (tile == compact_tile::automatic && n * static_cast<std::int64_t>(sizeof(T)) >= segmented_from_bytes<Sel>())
+  const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(T));
+  if (tile == compact_tile::specialized ||
+      (tile == compact_tile::automatic && bytes >= specialized_from_bytes(specialized_tuned_from_bytes<Sel>()))) {
+    if (launch_specialized(in, n, sel, out, ws, block, s)) return;
+    tile = compact_tile::automatic;  // where it does not apply
+  }
+  if (tile == compact_tile::automatic && bytes >= segmented_from_bytes<Sel>())
     tile = compact_tile::segmented;
   if (tile == compact_tile::segmented) {
     if (launch_segmented(in, n, sel, out, ws, block, s)) return;
