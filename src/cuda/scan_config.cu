@@ -45,6 +45,13 @@ void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
   else done.push_back({kernel, dev, bytes});
 }
 
+bool fits_shared_memory_impl(const void* kernel, std::size_t bytes) {
+  cudaFuncAttributes attr{};
+  SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const auto limit = static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  return attr.sharedSizeBytes + bytes <= limit;
+}
+
 static int default_block_size(scan_algorithm a) {
   switch (a) {
     case scan_algorithm::hillis_steele_global: return hillis_steele_global::default_block_size;

@@ -26,7 +26,10 @@
 // the built-in element types (int32/uint32/int64/uint64/float/double/uint8) with the
 // predicates is_nonzero, less_than and greater_than, uint8 flags and equal_to; for your own
 // item types (trivially copyable structs) and predicates (functors with a __device__ call
-// operator), include "scankit/cuda/compact.cuh" from a .cu file.
+// operator), include "scankit/cuda/compact.cuh" from a .cu file. A predicate (and an equality
+// for unique) must be a pure function of its arguments: the kernels may call it more than once
+// per item (scan-scatter maps and scatters; the warp-specialized tile counts, then stages) and
+// rely on getting the same answer.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -148,6 +148,16 @@ void allow_dynamic_shared_memory(void (*kernel)(Params...), std::size_t bytes) {
   allow_dynamic_shared_memory_impl(reinterpret_cast<const void*>(kernel), bytes);
 }
 
+/// Whether `kernel` with `bytes` of dynamic shared memory (plus its static shared memory) fits
+/// the current device's per-block limit. Kernels sized for the H100's 227 KiB check this before
+/// allow_dynamic_shared_memory, so that a GPU with less (compute capability 12.x: 99 KiB) takes
+/// another path instead of failing.
+bool fits_shared_memory_impl(const void* kernel, std::size_t bytes);
+template <class... Params>
+bool fits_shared_memory(void (*kernel)(Params...), std::size_t bytes) {
+  return fits_shared_memory_impl(reinterpret_cast<const void*>(kernel), bytes);
+}
+
 /// Launches kernel<<<grid, block, smem, stream>>>(args...) as a programmatic dependent of the
 /// previous work in the stream (see wait_for_previous_grid); checks the launch.
 template <class... Params, class... Args>

@@ -641,6 +641,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
           if (tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(carry));
         }
       }
+      __syncwarp();  // every lane's before_row writes precede lane 0's release (the arrive)
       if (lane == 0) {
         buffer_tile[s] = t;
         if (t >= tiles) atomicExch(&end_use, j);
@@ -884,6 +885,7 @@ int specialized_blocks_per_sm() {
   constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
   auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
   const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
+  if (!fits_shared_memory(kernel, smem)) return 0;
   allow_dynamic_shared_memory(kernel, smem);
   int per_sm = 0;
   SCANKIT_CUDA_CHECK(

@@ -748,7 +748,7 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
 
 /// The warp-specialized tile. Returns false, having done nothing, where it does not apply: a
 /// device without bulk copies, one tile or less, more tree levels than consumer warps, or a
-/// kernel that does not fit on an SM.
+/// kernel that does not fit on an SM (or in a block's shared memory there).
 template <class T, class Op>
 bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
                         arena& ws, cudaStream_t s) {
@@ -759,6 +759,7 @@ bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind ki
   if (tiles <= 1 || levels_for(tiles) > B / 32 || !device_has_bulk_copy()) return false;
   auto* kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, T, Op>;
   const int smem = S * B * KV * 16;
+  if (!fits_shared_memory(kernel, static_cast<std::size_t>(smem))) return false;
   allow_shared_bytes(kernel, smem);
   int per_sm = 0;
   SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B + 32, smem));
