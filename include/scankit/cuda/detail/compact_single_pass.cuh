@@ -863,34 +863,28 @@ constexpr std::int64_t specialized_tuned_from_bytes() {
   else return std::int64_t{1} << 26;                                                 // 2^24 items
 }
 
-/// Launches the warp-specialized kernel of shape `sh`.
+/// Launches the warp-specialized kernel of shape `sh` over `tiles` tiles; false (nothing
+/// launched) where a block does not fit the device's shared memory or SM.
 template <specialized_shape sh, class Sel>
-void launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
-                              const outputs<typename Sel::item_type>& out, arena& ws, std::int64_t tiles, int per_sm,
+bool launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
+                              const outputs<typename Sel::item_type>& out, arena& ws, std::int64_t tiles,
                               cudaStream_t s) {
   namespace dl = decoupled_lookback;
   constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
+  constexpr int threads = B + 32 * specialized_lookback_warps + 32;
   auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
   const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
+  if (!fits_shared_memory(kernel, smem)) return false;
+  allow_dynamic_shared_memory(kernel, smem);
+  int per_sm = 0;
+  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  if (per_sm == 0) return false;
   const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * device_sm_count());
   dl::tree<count_t> tr;
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
-  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid),
-               B + 32 * specialized_lookback_warps + 32, smem, s, in, n, tiles, sel, out, tr, counter);
-}
-
-/// Blocks per SM of the warp-specialized kernel of shape `sh` (0: it does not fit).
-template <specialized_shape sh, class Sel>
-int specialized_blocks_per_sm() {
-  constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
-  auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
-  const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
-  if (!fits_shared_memory(kernel, smem)) return 0;
-  allow_dynamic_shared_memory(kernel, smem);
-  int per_sm = 0;
-  SCANKIT_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B + 32 * specialized_lookback_warps + 32, smem));
-  return per_sm;
+  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), threads, smem, s, in, n, tiles,
+               sel, out, tr, counter);
+  return true;
 }
 
 /// Launches the warp-specialized kernel; false (nothing launched) where it does not apply:
@@ -910,18 +904,10 @@ bool launch_specialized(const typename Sel::item_type* in, std::int64_t n, const
     const specialized_shape sh = shapes[static_cast<std::size_t>(shape)];
     const std::int64_t tile_items = std::int64_t{sh.consumers} * sh.vectors_per_thread * tile::vector_items<T>();
     const std::int64_t tiles = ceil_div(n, tile_items);
-    if (tiles <= 1 || decoupled_lookback::levels_for(tiles) > sh.consumers / 32 || !device_has_bulk_copy()) return false;
+    if (tiles <= 1 || !device_has_bulk_copy()) return false;
     if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
-    if (shape == 0) {
-      const int per_sm = specialized_blocks_per_sm<shapes[0], Sel>();
-      if (per_sm == 0) return false;
-      launch_specialized_shape<shapes[0], Sel>(in, n, sel, out, ws, tiles, per_sm, s);
-    } else {
-      const int per_sm = specialized_blocks_per_sm<shapes[1], Sel>();
-      if (per_sm == 0) return false;
-      launch_specialized_shape<shapes[1], Sel>(in, n, sel, out, ws, tiles, per_sm, s);
-    }
-    return true;
+    return shape == 0 ? launch_specialized_shape<shapes[0], Sel>(in, n, sel, out, ws, tiles, s)
+                      : launch_specialized_shape<shapes[1], Sel>(in, n, sel, out, ws, tiles, s);
   } else {
     return false;
   }
