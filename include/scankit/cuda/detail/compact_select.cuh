@@ -153,9 +153,9 @@ constexpr int vectors_per_thread() {
 inline constexpr int segmented_vectors_per_thread = 12;
 
 /// The warp-specialized tile's shape (compact_single_pass.cuh, specialized_kernel): `consumers`
-/// threads + one producer warp per block, `stages` buffers of consumers x vectors_per_thread
-/// 16-byte vectors, compiled for min_blocks_per_sm blocks per SM (two fill the SM's shared
-/// memory). Shape 0 is the default; SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for
+/// threads + two look-back warps + one producer warp per block, `stages` buffers of consumers x
+/// vectors_per_thread 16-byte vectors, compiled for min_blocks_per_sm blocks per SM (two fill
+/// the SM's shared memory). Shape 0 is the default; SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for
 /// tuning runs). H100, session 16 (docs/results/session16-round6.log; select_if 2^28 uint32 at
 /// 1/50/99% selected, 2^27 uint64, against CUB in one process): 4-byte items 256 x 11 x 2
 /// 1.17/1.14/1.17x, 256 x 9 x 3 0.94/0.96/1.02x, 256 x 5 x 5 0.58/0.55/0.67x (the segmented
