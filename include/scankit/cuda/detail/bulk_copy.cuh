@@ -111,6 +111,11 @@ namespace scankit::cuda::detail {
 __device__ __forceinline__ void sync_first_threads(int threads) {
   asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 }
+/// Barrier `id` (2 .. 15; 0 is __syncthreads, 1 sync_first_threads) among `threads` threads,
+/// whole warps, wherever they sit in the block.
+__device__ __forceinline__ void sync_named(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
 /// Whether this translation unit carries device code for compute capability 9.0 or later
 /// (nvcc's __CUDA_ARCH_LIST__). Built only for older GPUs, a Hopper GPU would run the kernels
 /// JIT-compiled from the older PTX, in which the wrappers above are empty.

@@ -153,26 +153,29 @@ constexpr int vectors_per_thread() {
 inline constexpr int segmented_vectors_per_thread = 12;
 
 /// The warp-specialized tile's shape (compact_single_pass.cuh, specialized_kernel): `consumers`
-/// threads + two look-back warps + one producer warp per block, `stages` buffers of consumers x
-/// vectors_per_thread 16-byte vectors, compiled for min_blocks_per_sm blocks per SM (two fill
-/// the SM's shared memory). Shape 0 is the default; SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for
-/// tuning runs). H100, session 16 (docs/results/session16-round6.log; select_if 2^28 uint32 at
-/// 1/50/99% selected, 2^27 uint64, against CUB in one process): 4-byte items 256 x 11 x 2
-/// 1.17/1.14/1.17x, 256 x 9 x 3 0.94/0.96/1.02x, 256 x 5 x 5 0.58/0.55/0.67x (the segmented
-/// tile 1.03/1.06/1.10x); 8-byte items 256 x 13 x 2 1.00/1.07/1.10x, 256 x 11 x 2
-/// 1.00/1.06/1.09x, 256 x 9 x 3 0.78/0.87/0.92x (segmented 0.92/1.01/1.06x). Big tiles in two
-/// buffers beat more, smaller ones: what a tile costs is mostly per tile (the producer's count,
-/// a look-back), and two blocks per SM must fit in shared memory.
+/// threads + two look-back warps + `count_warps` producer warps per block, `stages` buffers of
+/// consumers x vectors_per_thread 16-byte vectors, compiled for min_blocks_per_sm blocks per
+/// SM (two fill the SM's shared memory). Shape 0 is the default;
+/// SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for tuning runs).
+/// H100, session 16 (docs/results/session16-round6.log; select_if 2^28 uint32 at 1/50/99%
+/// selected, 2^27 uint64, against CUB in one process), one counting warp: 4-byte items 256 x 11
+/// x 2 1.17/1.14/1.17x, 256 x 9 x 3 0.94/0.96/1.02x (one block per SM: 230 KiB for two),
+/// 256 x 5 x 5 0.58/0.55/0.67x; 8-byte items 256 x 13 x 2 1.00/1.07/1.10x, 256 x 11 x 2
+/// 1.00/1.06/1.09x. Session 17 (docs/results/session17-round4.log, the counts tree), 4-byte
+/// items at 2^28, 1/50/99%, and 2^30 at 50%: 256 x 11 x 2 with 1, 2, 4 counting warps
+/// 1.23/1.20/1.19/1.21x, 1.28/1.22/1.20/1.23x, 1.30/1.22/1.21/1.24x; 256 x 13 x 2 with 2 and 4
+/// 1.28/1.22/1.19/1.25x and 1.31/1.23/1.20/1.26x.
 struct specialized_shape {
   int consumers;
   int vectors_per_thread;
   int stages;
   int min_blocks_per_sm;
+  int count_warps;
 };
 template <std::size_t ItemBytes>
 constexpr std::array<specialized_shape, 2> specialized_shapes() {
-  if constexpr (ItemBytes == 4) return {{{256, 11, 2, 2}, {256, 13, 2, 2}}};
-  else return {{{256, 13, 2, 2}, {256, 11, 2, 2}}};
+  if constexpr (ItemBytes == 4) return {{{256, 13, 2, 2, 4}, {256, 11, 2, 2, 4}}};
+  else return {{{256, 13, 2, 2, 4}, {256, 11, 2, 2, 4}}};
 }
 int specialized_shape_index();
 

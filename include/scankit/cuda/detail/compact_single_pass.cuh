@@ -21,12 +21,15 @@
 // its predecessors' aggregates back to the nearest inclusive prefix, 32 at a time). On the
 // H100 it ran at 58% of a copy: with ~400 tiles resident, the nearest prefix is usually
 // hundreds of tiles back, so a tile spends many dependent 32-wide reads walking to it. The
-// counts now use the radix-32 tree of the scan's look-back (decoupled_lookback.cuh): every
+// counts used the radix-32 tree of the scan's look-back (decoupled_lookback.cuh): every
 // tile publishes its count at level 0 as soon as it is known, the last tile of each aligned
 // run of 32 entries publishes the run's sum one level up, and a tile's prefix is, for each
-// level (one warp per level, all at once), the sum of the entries before it in its own run
-// of 32. A tile waits only for recent aggregates, never for a chain of prefixes. Counts
-// are integers, so the result is exact and deterministic either way.
+// level, the sum of the entries before it in its own run of 32. A tile waits only for recent
+// aggregates, never for a chain of prefixes. Since session 17 they use the counts tree
+// (counts_tree below): the same levels, but every tile adds its count to its entry at each
+// level with an atomic add, so an upper entry is complete as soon as its last tile's count
+// lands, without waiting for that tile's look-back to publish it. Counts are integers, so the
+// result is exact and deterministic either way.
 #pragma once
 
 #include "scankit/cuda/detail/bulk_copy.cuh"
@@ -40,6 +43,91 @@ using count_t = unsigned long long;
 /// 32 ns was best; 128 ns tied, 512 ns lost 6% at 1% selected, and sleeping 500-1000 ns
 /// before the first poll (as CUB does) lost 2-6% (docs/results/session5-round2.log).
 inline constexpr unsigned lookback_backoff_ns = 32;
+
+/// The tree of counts (session 17). The same levels as the scan's
+/// radix-32 tree, but one 64-bit word per entry: the count in the low `value_bits` bits and,
+/// above them, how many tiles have added to it. A tile stores its own level-0 entry and adds
+/// itself to its entry at every level above with a fire-and-forget atomic (red.add), so an
+/// upper entry is complete the moment its last tile's count lands: nobody has to look back
+/// first and publish it. (The scan's scheme, where the last tile of a run publishes the run's
+/// sum one level up after seeing the run complete, left each look-back waiting 4.8 us on
+/// average after its last predecessor had published, at 2^28 uint32 half selected: two or
+/// three more polling round trips per level; docs/results/session17-round3.log.) Counts are
+/// integers, so adding them in any order is exact.
+namespace counts_tree {
+inline constexpr int value_bits = 40;  // counts of up to 2^40 items per entry
+inline constexpr int max_levels = 5;   // level k needs 5k + 1 bits of arrivals; 24 are left
+inline constexpr unsigned long long value_mask = (1ull << value_bits) - 1;
+
+__device__ __forceinline__ void add_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("red.relaxed.gpu.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/// Tile t's count, at every level (one thread).
+__device__ __forceinline__ void publish(const decoupled_lookback::tree<count_t>& tr, std::int64_t t, count_t count) {
+  const unsigned long long word = (1ull << value_bits) | count;
+  decoupled_lookback::store_relaxed(tr.level[0].words + t, word);
+#pragma unroll
+  for (int k = 1; k < max_levels; ++k)
+    if (k < tr.levels) add_relaxed(tr.level[k].words + (t >> (5 * k)), word);
+}
+
+/// The number of items selected before tile t (one warp; every lane gets it): at each level,
+/// lane i waits for entry i of the aligned run of 32 before the tile's index there to be
+/// complete (all 32^level tiles added), all levels' loads in flight together.
+__device__ __forceinline__ std::int64_t look_back(const decoupled_lookback::tree<count_t>& tr, std::int64_t t) {
+  const int lane = threadIdx.x & 31;
+  unsigned pending = 0;  // bit k: this lane still waits for its entry of level k
+  count_t found = 0;
+#pragma unroll
+  for (int k = 0; k < max_levels; ++k) {
+    const std::int64_t idx = t >> (5 * k);
+    if (k < tr.levels && (idx & ~std::int64_t{31}) + lane < idx) pending |= 1u << k;
+  }
+  while (__any_sync(0xffffffffu, pending != 0)) {
+    unsigned long long w[max_levels];
+#pragma unroll
+    for (int k = 0; k < max_levels; ++k)
+      if ((pending >> k) & 1u) w[k] = decoupled_lookback::load_relaxed(tr.level[k].words + ((t >> (5 * k)) & ~std::int64_t{31}) + lane);
+#pragma unroll
+    for (int k = 0; k < max_levels; ++k)
+      if (((pending >> k) & 1u) && (w[k] >> value_bits) == (1ull << (5 * k))) found += w[k] & value_mask, pending &= ~(1u << k);
+    if (__any_sync(0xffffffffu, pending != 0)) __nanosleep(lookback_backoff_ns);
+  }
+  return static_cast<std::int64_t>(warp_reduce(found, sum<count_t>{}));
+}
+}  // namespace counts_tree
+
+/// Tile t's count, from one thread of the kernels that look back with the whole block
+/// (single_pass_kernel, segmented_kernel): into the counts tree where the tree's levels fit it,
+/// else (over 2^25 tiles) into the scan's tree.
+__device__ __forceinline__ void publish_count(const decoupled_lookback::tree<count_t>& tr, std::int64_t t, count_t count) {
+  if (tr.levels == 0) return;
+  if (tr.levels <= counts_tree::max_levels) counts_tree::publish(tr, t, count);
+  else tr.level[0].publish(t, count);
+}
+
+/// The items selected before tile t, for those kernels; every thread of the block calls it (it
+/// holds a __syncthreads) and gets the result. The counts tree needs one warp; the scan's tree
+/// one warp per level, whose level-0 warp publishes the upper entries this tile completes.
+__device__ __forceinline__ std::int64_t count_before(const decoupled_lookback::tree<count_t>& tr, std::int64_t t,
+                                                     count_t count, count_t* level_sums) {
+  std::int64_t before = 0;
+  if (tr.levels <= counts_tree::max_levels) {
+    if (threadIdx.x < 32) {
+      const std::int64_t found = counts_tree::look_back(tr, t);
+      if (threadIdx.x == 0) level_sums[0] = static_cast<count_t>(found);
+    }
+    __syncthreads();
+    before = static_cast<std::int64_t>(level_sums[0]);
+  } else {
+    decoupled_lookback::look_back(tr, t, count, sum<count_t>{}, lookback_backoff_ns, level_sums);
+    __syncthreads();
+    for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);
+  }
+  return before;
+}
+
 
 /// Shared memory for staging: items (when written) then tile positions (when indices are).
 template <class T>
@@ -182,7 +270,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
   int* rake = reinterpret_cast<int*>(
       stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items, out.indices != nullptr));
   const int selected = tile::raking_scan_tile(cnt, pre, sum<int>{}, rake, warp_sums);
-  if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(selected));
+  if (tid == 0) publish_count(tr, t, static_cast<count_t>(selected));
 
   // 3. Stage in output order: selected items at their rank; for a partition the rejected
   //    ones after all selected, at (count selected) + (rejected before them).
@@ -216,13 +304,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
     }
   }
 
-  // 4. Look back, one warp per tree level, all levels at once (the scan's look-back over the
-  //    counts); warp 0 also publishes the upper-level entries this tile completes.
-  decoupled_lookback::look_back(tr, t, static_cast<count_t>(selected), sum<count_t>{}, lookback_backoff_ns,
-                                level_sums);
-  __syncthreads();
-  std::int64_t before = 0;
-  for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);
+  // 4. Look back (count_before: one warp over the counts tree).
+  const std::int64_t before = count_before(tr, t, static_cast<count_t>(selected), level_sums);
   if (tid == 0 && out.count && begin + valid == n) *out.count = before + selected;
 
   // 5. Write the staged items out, coalesced: selected items to [before, before + selected);
@@ -406,13 +489,9 @@ __global__ void __launch_bounds__(256, MinBlocks)
     warp_before += w < warp ? c : 0;
     tile_selected += c;
   }
-  if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(tile_selected));
+  if (threadIdx.x == 0) publish_count(tr, t, static_cast<count_t>(tile_selected));
   if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
-  decoupled_lookback::look_back(tr, t, static_cast<count_t>(tile_selected), sum<count_t>{}, lookback_backoff_ns,
-                                level_sums);
-  __syncthreads();
-  std::int64_t before = 0;
-  for (int k = 0; k < tr.levels; ++k) before += static_cast<std::int64_t>(level_sums[k]);
+  const std::int64_t before = count_before(tr, t, static_cast<count_t>(tile_selected), level_sums);
   if (threadIdx.x == 0 && out.count && begin + tile_items >= n) *out.count = before + tile_selected;
 
   // 4. Each warp writes its runs: selected items to before + warp_before ...; a partition's
@@ -427,62 +506,19 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
-/// The look-back of one tile by one warp, every tree level at once: lane i polls entry i of
-/// each level's aligned run of 32 before the tile's index there, all levels' loads in flight
-/// together, until every entry it needs is published; returns the number of items selected
-/// before the tile (every lane). As in decoupled_lookback::look_back, a tile that ends a run
-/// publishes the run's sum one level up as soon as the level below is complete, so upper
-/// entries never wait for other upper entries (no chain forms between runs).
-__device__ __forceinline__ std::int64_t look_back_one_warp(const decoupled_lookback::tree<count_t>& tr,
-                                                           std::int64_t t, count_t aggregate) {
-  namespace dl = decoupled_lookback;
-  const int lane = threadIdx.x & 31;
-  count_t got[dl::max_levels];
-  unsigned pending = 0;  // bit k: this lane still waits for its entry of level k
-#pragma unroll
-  for (int k = 0; k < dl::max_levels; ++k) {
-    got[k] = 0;
-    const std::int64_t idx = t >> (5 * k);
-    if (k < tr.levels && (idx & ~std::int64_t{31}) + lane < idx) pending |= 1u << k;
-  }
-  count_t up = aggregate;  // the run at level `level_done` up to and including this tile
-  int publish_from = 0;     // levels below this are complete and, where due, published upward
-  bool publishing = true;   // still the last tile of every run so far (only then does it publish)
-  for (;;) {
-#pragma unroll
-    for (int k = 0; k < dl::max_levels; ++k) {
-      if ((pending >> k) & 1u) {
-        const std::int64_t idx = t >> (5 * k);
-        count_t v;
-        if (tr.level[k].try_read((idx & ~std::int64_t{31}) + lane, v)) got[k] = v, pending &= ~(1u << k);
-      }
-    }
-    // Publish upward while the levels below are complete.
-    while (publish_from < tr.levels && __all_sync(0xffffffffu, ((pending >> publish_from) & 1u) == 0)) {
-      const count_t run = warp_reduce(got[publish_from], sum<count_t>{});
-      up += run;
-      const std::int64_t idx = t >> (5 * publish_from);
-      publishing = publishing && (idx & 31) == 31;
-      if (publishing && publish_from + 1 < tr.levels && lane == 0) tr.level[publish_from + 1].publish(idx >> 5, up);
-      ++publish_from;
-    }
-    if (publish_from >= tr.levels) break;
-    __nanosleep(lookback_backoff_ns);
-  }
-  return static_cast<std::int64_t>(up - aggregate);
-}
 
-/// The warp-specialized tile (session 16; Hopper): the scan's specialized_kernel
+/// The warp-specialized tile (sessions 16-17; Hopper): the scan's specialized_kernel
 /// (decoupled_lookback.cuh) applied to compaction. A persistent grid; each block owns `Stages`
 /// shared-memory buffers of one tile (Consumers rows of KV 16-byte vectors, in memory order)
 /// and splits its warps into three roles, which take the buffers in the same order, each as
 /// soon as the role before it is done with it:
-///   - the producer (the last warp) takes a tile id and starts loading the tile with one bulk
-///     copy as soon as a buffer is free; when a tile lands it counts the selected items of
-///     every row, keeps each row's exclusive prefix of those counts, publishes the tile's count
-///     and hands the buffer on ("ready");
+///   - the producer (CountWarps warps after the look-back warps): its first warp takes a tile
+///     id and starts loading the tile with one bulk copy as soon as a buffer is free; when a
+///     tile lands, each producer warp counts the selected items of its share of the rows and
+///     keeps each row's exclusive prefix of those counts; the tile's count goes into the
+///     counts tree (counts_tree::publish) and the buffer is handed on ("ready");
 ///   - two look-back warps, taking alternate tiles, find the number of items selected before
-///     the tile (look_back_one_warp) and hand it on ("prefixed");
+///     the tile (counts_tree::look_back) and hand it on ("prefixed");
 ///   - the consumers (Consumers threads, one row each) take their row into registers, select,
 ///     move their selected items to their rank in the tile, in place (a partition's rejected
 ///     items after all selected ones), and once the tile's prefix is known write the run(s) out
@@ -491,14 +527,18 @@ __device__ __forceinline__ std::int64_t look_back_one_warp(const decoupled_lookb
 /// here the next tile's load is under way meanwhile, and a tile's count waits only for its
 /// data. Deadlock freedom as in the scan: every role handles a block's tiles in the order the
 /// block took their ids, and no count waits for a look-back.
-/// What it costs (H100, 2^28 uint32 select_if at 1/50/99% selected against CUB; docs/results/
-/// session16-round{1..7}.log): every tile waits for the producer's count, one warp going over
-/// the whole tile, so that count is the critical path. With a bounds test and a branch per item
-/// (round 4) the tile ran at 0.62/0.79/0.98x; counting whole tiles without them (round 5),
-/// 1.07/1.00x at 1/50%; with every row unrolled and big tiles in two buffers (rounds 6-7),
-/// 1.18/1.14/1.18x. Look-back warps of their own measured no faster than consumers looking back
-/// themselves (rounds 2-4, while the count was the limit); they stay, keeping the look-back's
-/// latency off the path of the consumers.
+/// What limits it: a block's two buffers each go round load, count, look-back and write, so
+/// the time a buffer spends there sets the speed. Session 16 (docs/results/session16-round
+/// {1..7}.log; 2^28 uint32 select_if at 1/50/99% selected against CUB): a bounds test and a
+/// branch per item in the count cost 1.7x; whole tiles counted without them, every row
+/// unrolled, and big tiles in two buffers gave 1.18/1.14/1.18x. Session 17 traced every tile
+/// (tools/experiments/session17_compact_trace.cu, docs/results/session17-round{1..4}.log): at
+/// half selected a buffer went round in 12.2 us, 6.3 us of it in the look-back, and 4.8 us of
+/// that after the tile's last predecessor had published: the upper tree levels waited for
+/// other tiles' look-backs to publish them. With the counts tree (upper entries completed by
+/// atomic adds) the buffer goes round in 8-10 us: 1.20/1.23/1.19x with one counting warp,
+/// 1.31/1.23/1.20x with four over 256 x 13 rows (1.26x at 2^30, half selected). Four
+/// counting warps instead of one shortened the count from 2.1 to 0.8 us.
 /// Staging in place: every consumer has its row in registers before any of them writes (a
 /// barrier), so the permutation needs no second buffer. The last tile, partial, is read from
 /// global memory instead (by the producer to count, by the consumers to stage). Each buffer
@@ -509,8 +549,8 @@ constexpr int specialized_buffer_vectors() {
 }
 inline constexpr int specialized_lookback_warps = 2;  // tiles looked back at once per block
 
-template <int Consumers, int KV, int Stages, int MinBlocks, class Sel>
-__global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 32, MinBlocks)
+template <int Consumers, int KV, int Stages, int MinBlocks, int CountWarps, class Sel>
+__global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 32 * CountWarps, MinBlocks)
     specialized_kernel(const typename Sel::item_type* in, std::int64_t n, std::int64_t tiles, Sel sel,
                        outputs<typename Sel::item_type> out,
                        const __grid_constant__ decoupled_lookback::tree<count_t> tr,
@@ -521,8 +561,10 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   constexpr std::int64_t tile_items = std::int64_t{Consumers} * K;
   constexpr unsigned tile_bytes = Consumers * KV * 16;
   constexpr int consumer_warps = Consumers / 32, LW = specialized_lookback_warps;
-  constexpr int producer_first = Consumers + 32 * LW;  // the producer warp's first thread
+  constexpr int producer_first = Consumers + 32 * LW;  // the producer's first thread
+  constexpr int groups_per_counter = consumer_warps / CountWarps;  // groups of 32 rows each counting warp counts
   static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0 && K <= 64 && Sel::reads_items);
+  static_assert(CountWarps >= 1 && consumer_warps % CountWarps == 0);
   using mask_t = std::conditional_t<(K > 32), unsigned long long, unsigned>;
   // 128-byte aligned, as the scan's (its int32 tile ran 15% slower with only 16).
   extern __shared__ __align__(128) uint4 buffers[];
@@ -534,6 +576,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   __shared__ int before_row[Stages][Consumers];
   __shared__ T buffer_edge[Stages];  // unique: the item before the tile
   __shared__ int end_use;  // the use at which the producer ran out of tiles
+  __shared__ int counter_total[Stages][CountWarps];  // items each counting warp found selected
   const int tid = threadIdx.x, lane = tid & 31;
   auto buffer = [&](int s) { return buffers + s * specialized_buffer_vectors<Consumers, KV>(); };
   auto valid_of = [&](std::int64_t t) {
@@ -543,7 +586,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   if (tid == 0) {
     for (int s = 0; s < Stages; ++s) {
       bulk::barrier_init(&loaded[s], 1);
-      bulk::barrier_init(&ready[s], 1);
+      bulk::barrier_init(&ready[s], 32 * CountWarps);
       bulk::barrier_init(&prefixed[s], 1);
       bulk::barrier_init(&written[s], Consumers);
     }
@@ -554,9 +597,11 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   __syncthreads();
 
   if (tid >= producer_first) {
-    // The producer. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    // The producer: CountWarps warps. Warp 0 also takes the tile ids and issues the loads.
+    // Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    const int pw = (tid - producer_first) >> 5;
     __shared__ std::int64_t issued_tile[Stages];
-    auto issue = [&](int u) {  // takes the tile id of use u and starts loading a whole tile
+    auto issue = [&](int u) {  // warp 0: takes the tile id of use u and starts loading a whole tile
       const int s = u % Stages;
       // Every lane has read the slot's previous id. (Without this barrier only the warp's
       // shuffles in between ordered those reads before lane 0's write: racecheck warned, round 8.)
@@ -564,57 +609,63 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
       if (lane == 0) {
         const auto t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
         issued_tile[s] = t;
+        // `loaded` completes once per use, with the bytes of a whole tile or at once: the
+        // other counting warps learn the tile id after waiting on it.
         if (t < tiles && valid_of(t) == tile_items) {
           bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
           bulk::load(buffer(s), in + t * tile_items, tile_bytes, &loaded[s]);
+        } else {
+          bulk::arrive(&loaded[s]);
         }
       }
       __syncwarp();
       return issued_tile[s];
     };
     bool more = true;  // the last use issued had a tile (later ones will not)
-    for (int u = 0; u < Stages && more; ++u) more = issue(u) < tiles;
+    if (pw == 0)
+      for (int u = 0; u < Stages && more; ++u) more = issue(u) < tiles;
     for (int j = 0;; ++j) {
       const int s = j % Stages;
+      bulk::wait(&loaded[s], (j / Stages) & 1);
       const std::int64_t t = issued_tile[s];
       if (t < tiles) {
         const std::int64_t begin = t * tile_items;
         const int valid = valid_of(t);
         const bool full = valid == tile_items;
-        if (full) bulk::wait(&loaded[s], (j / Stages) & 1);
         T edge{};
         if constexpr (Sel::needs_prev) {
           if (begin > 0) edge = in[begin - 1];
         }
-        // Selected items per row (lane l counts rows l, l + 32, ...), then the rows'
-        // exclusive prefixes in order, 32 rows per warp scan. Whole tiles count from shared
-        // memory without bounds tests (every tile waits for this count: a bounds test and a
-        // branch per item cost 1.7x at 1% selected, round 4 against 5), all rows unrolled so
-        // their loads and scans overlap; the partial tile counts from global memory.
+        // Selected items per row (lane l of counting warp p counts rows 32 i + l for the
+        // row groups i of the warp), then the rows' exclusive prefixes in order, 32 rows per
+        // warp scan. Whole tiles count from shared memory without bounds tests (every tile
+        // waits for this count: a bounds test and a branch per item cost 1.7x at 1% selected,
+        // session 16 rounds 4 against 5), all rows unrolled so their loads and scans overlap;
+        // the partial tile counts from global memory.
         const T* tile_data = reinterpret_cast<const T*>(buffer(s));
-        int c[consumer_warps];
+        int c[groups_per_counter];
         if (full) {
 #pragma unroll
-          for (int i = 0; i < consumer_warps; ++i) {
-            const int row = i * 32 + lane, first = row * K;
+          for (int g = 0; g < groups_per_counter; ++g) {
+            const int row = (pw * groups_per_counter + g) * 32 + lane, first = row * K;
             T prev{};
             if constexpr (Sel::needs_prev) prev = row > 0 ? tile_data[first - 1] : edge;
-            c[i] = 0;
+            c[g] = 0;
 #pragma unroll
             for (int v = 0; v < KV; ++v) {
               T a[V];
               memcpy(a, &buffer(s)[row * KV + v], sizeof(a));
 #pragma unroll
               for (int k = 0; k < V; ++k) {
-                c[i] += sel(begin + first + v * V + k, a[k], prev) ? 1 : 0;
+                c[g] += sel(begin + first + v * V + k, a[k], prev) ? 1 : 0;
                 if constexpr (Sel::needs_prev) prev = a[k];
               }
             }
           }
         } else {
 #pragma unroll 1
-          for (int i = 0; i < consumer_warps; ++i) {
-            const int row = i * 32 + lane, first = row * K;
+          for (int g = 0; g < groups_per_counter; ++g) {
+            const int row = (pw * groups_per_counter + g) * 32 + lane, first = row * K;
             T prev = edge;
             if constexpr (Sel::needs_prev) {
               if (row > 0 && first - 1 < valid) prev = in[begin + first - 1];
@@ -625,31 +676,50 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
               count += sel(begin + first + k, x, prev) ? 1 : 0;
               if constexpr (Sel::needs_prev) prev = x;
             }
-            c[i] = count;
+            c[g] = count;
           }
         }
         int carry = 0;
 #pragma unroll
-        for (int i = 0; i < consumer_warps; ++i) {
-          const int inclusive = warp_inclusive_scan(c[i], sum<int>{});
-          before_row[s][i * 32 + lane] = carry + inclusive - c[i];
+        for (int g = 0; g < groups_per_counter; ++g) {
+          const int inclusive = warp_inclusive_scan(c[g], sum<int>{});
+          c[g] = carry + inclusive - c[g];  // now the row's exclusive prefix within the warp's rows
           carry += shfl_idx(inclusive, 31);
         }
-        if (lane == 0) {
-          buffer_count[s] = carry;
+        int offset = 0, total = carry;
+        if constexpr (CountWarps > 1) {
+          if (lane == 0) counter_total[s][pw] = carry;
+          sync_named(2, CountWarps * 32);
+          total = 0;
+#pragma unroll
+          for (int q = 0; q < CountWarps; ++q) {
+            const int x = counter_total[s][q];
+            offset += q < pw ? x : 0;
+            total += x;
+          }
+        }
+        // The consumers of this buffer's previous use have read its row prefixes (they arrived on
+        // `written` before warp 0 refilled the buffer; waiting here says so to racecheck too).
+        if (j >= Stages) bulk::wait(&written[s], ((j - Stages) / Stages) & 1);
+#pragma unroll
+        for (int g = 0; g < groups_per_counter; ++g) before_row[s][(pw * groups_per_counter + g) * 32 + lane] = offset + c[g];
+        if (lane == 0 && pw == 0) {
+          buffer_count[s] = total;
           if constexpr (Sel::needs_prev) buffer_edge[s] = edge;
-          if (tr.levels > 0) tr.level[0].publish(t, static_cast<count_t>(carry));
+          counts_tree::publish(tr, t, static_cast<count_t>(total));
         }
       }
-      __syncwarp();  // every lane's before_row writes precede lane 0's release (the arrive)
-      if (lane == 0) {
+      if (lane == 0 && pw == 0) {
         buffer_tile[s] = t;
         if (t >= tiles) atomicExch(&end_use, j);
-        bulk::arrive(&ready[s]);
       }
+      // Every producer thread releases its own writes (before_row; lane 0 of warp 0 also the
+      // tile's id and count): with one arrive per warp after a __syncwarp, racecheck reported
+      // the consumers' reads of before_row as hazards (session 17, round 6).
+      bulk::arrive(&ready[s]);
       if (t >= tiles) return;  // the other roles stop at this use too
-      // Refill the buffer of the use before this one once its consumers are done with it.
-      if (j >= 1 && more) {
+      // Warp 0 refills the buffer of the use before this one once its consumers are done with it.
+      if (pw == 0 && j >= 1 && more) {
         const int u = j - 1 + Stages;
         bulk::wait(&written[u % Stages], ((j - 1) / Stages) & 1);
         more = issue(u) < tiles;
@@ -670,7 +740,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
       }
       const std::int64_t t = buffer_tile[s];
       if (t >= tiles) return;
-      const std::int64_t before = look_back_one_warp(tr, t, static_cast<count_t>(buffer_count[s]));
+      const std::int64_t before = counts_tree::look_back(tr, t);
       if (lane == 0) {
         buffer_before[s] = before;
         bulk::arrive(&prefixed[s]);
@@ -852,27 +922,30 @@ bool launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
 /// From how many bytes of input `automatic` takes the warp-specialized tile where it applies,
 /// or what SCANKIT_COMPACT_SPECIALIZED_FROM says (bytes; 0 always, a huge value never).
 std::int64_t specialized_from_bytes(std::int64_t tuned);
-/// H100, session 16 (docs/results/session16-round7.log, select_if at half selected, every tile
-/// and CUB in one process): uint32 at 2^24 / 2^25 / 2^26 / 2^27 items 1.03 / 1.00 / 1.08 /
-/// 1.13x CUB against the best other tile's 1.02 / 0.99 / 0.99 / 1.04x; uint64 at 2^22 / 2^23
-/// / 2^24 items 1.02 / 1.01 / 1.01x against 0.89 / 0.93 / 0.96x. Smaller sizes were not
-/// measured with it.
+/// H100, select_if at half selected, every tile and CUB in one process. Session 17 (the counts
+/// tree, four counting warps; docs/results/session17-round7.log, the counts tree in every tile):
+/// uint32 at 2^21 / 2^22 / 2^23 items 0.80 / 1.05 / 1.11x CUB against the small tile's 1.16 /
+/// 1.09 / 1.12x, and 1.18x at 2^24 against 0.99x (round 5); uint64 at 2^20 / 2^21 / 2^22 items
+/// 0.86 / 1.17 / 1.07x against the small tile's 1.11 / 1.16 / 1.04x. So it starts where the
+/// small tile stops (small_tile_below_bytes). Session 16 (one counting warp, the scan's tree)
+/// had needed 2^24 and 2^22 items.
 template <class Sel>
 constexpr std::int64_t specialized_tuned_from_bytes() {
-  if constexpr (sizeof(typename Sel::item_type) == 8) return std::int64_t{1} << 25;  // 2^22 items
-  else return std::int64_t{1} << 26;                                                 // 2^24 items
+  return small_tile_below_bytes;  // 2^23 four-byte items, 2^22 eight-byte ones
 }
 
 /// Launches the warp-specialized kernel of shape `sh` over `tiles` tiles; false (nothing
-/// launched) where a block does not fit the device's shared memory or SM.
+/// launched) where a block does not fit the device's shared memory or SM, or the tiles need
+/// more tree levels than the counts tree holds (over 2^25 tiles).
 template <specialized_shape sh, class Sel>
 bool launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
                               const outputs<typename Sel::item_type>& out, arena& ws, std::int64_t tiles,
                               cudaStream_t s) {
   namespace dl = decoupled_lookback;
+  if (dl::levels_for(tiles) > counts_tree::max_levels) return false;
   constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
-  constexpr int threads = B + 32 * specialized_lookback_warps + 32;
-  auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, Sel>;
+  constexpr int threads = B + 32 * specialized_lookback_warps + 32 * sh.count_warps;
+  auto kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, sh.count_warps, Sel>;
   const std::size_t smem = std::size_t{S} * specialized_buffer_vectors<B, KV>() * 16;
   if (!fits_shared_memory(kernel, smem)) return false;
   allow_dynamic_shared_memory(kernel, smem);
