@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 17, round 9: the sum tree in the warp-specialized scan tile (4-byte integer sums:
+# Session 17, round 9: the sum tree in the warp-specialized scan tile (session17-scan-sum-tree.patch
+# applied; not kept: int32 1.13x against 1.16x before; 4-byte integer sums:
 # upper levels completed by atomic adds). Scan tests with the tile at every size, sanitizers,
 # bench rows against CUB and the copy; and the compaction sweeps round 8 could not bring back
 # (uint64 at 99%, unique), with the smallest uint64 sizes again at more runs.
