@@ -62,12 +62,15 @@ std::vector<std::int64_t> sizes() {
 /// Every operation with algorithm `a` against serial_loop (itself checked against std::
 /// algorithms in SerialLoopMatchesStd), for one input.
 template <class T>
-void check_all_ops(const std::vector<T>& in, compact_algorithm a, bool in_place) {
+void check_all_ops(const std::vector<T>& in, compact_algorithm a, bool in_place, bool simd = true) {
   const auto n = static_cast<std::int64_t>(in.size());
-  const auto c = config(a), ref = config(compact_algorithm::serial_loop);
+  auto c = config(a);
+  c.simd = simd;  // the parallel staging copy with AVX-512 compress (where the CPU has it) or without
+  const auto ref = config(compact_algorithm::serial_loop);
   const sk::is_nonzero<T> nz{};
   auto where = [&](const char* op) {
-    return ::testing::Message() << op << " " << cpu::name(a) << " n=" << n << (in_place ? " in place" : "");
+    return ::testing::Message() << op << " " << cpu::name(a) << " n=" << n << (in_place ? " in place" : "")
+                                << (simd ? "" : " without simd");
   };
   std::vector<T> out(in.size()), expect(in.size());
   std::vector<std::int64_t> idx(in.size()), eidx(in.size());
@@ -124,6 +127,8 @@ TYPED_TEST(CpuCompactTyped, EveryAlgorithmMatchesSerialLoop) {
         check_all_ops(in, a, (k++ % 2) == 1);
         if (::testing::Test::HasFatalFailure()) return;
       }
+      check_all_ops(in, compact_algorithm::parallel, (k % 2) == 1, false);
+      if (::testing::Test::HasFatalFailure()) return;
     }
 }
 

@@ -63,6 +63,11 @@
 #include "scankit/error.hpp"
 #include "scankit/predicates.hpp"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SCANKIT_CPU_COMPRESS_AVX512 1
+#endif
+
 namespace scankit::cpu {
 
 enum class compact_algorithm { serial_loop, serial_scan, parallel };
@@ -84,6 +89,7 @@ struct compact_config {
   compact_algorithm algorithm = compact_algorithm::parallel;
   std::int64_t block_bytes = default_block_bytes;      // bytes of input items per block
   std::int64_t serial_cutoff = default_serial_cutoff;  // below this many items: serial_loop
+  bool simd = true;  // AVX-512 compress for the staging copy where the CPU has it (tests turn it off)
 };
 
 namespace detail {
@@ -108,6 +114,71 @@ struct compact_spec {
   /// flag.with_prev(i, snapshot). Null otherwise.
   const V* prev_source = nullptr;
 };
+
+template <class T>
+struct item_value;
+
+// ---------------------------------------------------------------------------------------
+// The staging copy with AVX-512 (session 17). The parallel compaction first writes each
+// chunk's flags (a loop compilers vectorise for simple predicates), then copies the selected
+// items to the staging buffer. Item by item, that copy cost about three cycles per item on the
+// 16-core Xeon of the device host and held the whole compaction to 55-65% of a parallel
+// copy's bandwidth (docs/results/session17-round{10,11}.log). vpcompressd / vpcompressq packs
+// the selected lanes of 16 (8) items in one instruction. The library is built for baseline
+// x86-64, so these functions carry their own target and run only where the CPU has AVX-512
+// F, BW and VL (checked once at run time). Items are copied as bit patterns, so any trivially
+// copyable 4- or 8-byte type goes through them.
+
+/// Whether the compress path can run on this CPU.
+inline bool cpu_has_avx512_compress() {
+#ifdef SCANKIT_CPU_COMPRESS_AVX512
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+/// Extra items a staging buffer needs past its last kept one: the compress path stores whole
+/// vectors (16 four-byte or 8 eight-byte items).
+inline constexpr std::int64_t compress_slack = 16;
+
+#ifdef SCANKIT_CPU_COMPRESS_AVX512
+/// Appends src[j] for every j < m with (fl[j] != 0) == keep to dst (4-byte items); returns
+/// how many. Writes up to compress_slack items past them.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress4(
+    std::uint32_t* dst, const std::uint32_t* src, const unsigned char* fl, std::int64_t m, bool keep) {
+  std::int64_t c = 0, j = 0;
+  for (; j + 16 <= m; j += 16) {
+    const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(fl + j));
+    const __mmask16 k = keep ? _mm_test_epi8_mask(f, f) : _mm_testn_epi8_mask(f, f);
+    _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi32(k, _mm512_loadu_si512(src + j)));
+    c += __builtin_popcount(static_cast<unsigned>(k));
+  }
+  for (; j < m; ++j) {
+    dst[c] = src[j];
+    c += (fl[j] != 0) == keep ? 1 : 0;
+  }
+  return c;
+}
+/// The same for 8-byte items.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress8(
+    std::uint64_t* dst, const std::uint64_t* src, const unsigned char* fl, std::int64_t m, bool keep) {
+  std::int64_t c = 0, j = 0;
+  for (; j + 8 <= m; j += 8) {
+    const __m128i f = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(fl + j));
+    const __mmask8 k = static_cast<__mmask8>(keep ? _mm_test_epi8_mask(f, f) : _mm_testn_epi8_mask(f, f));
+    _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi64(k, _mm512_loadu_si512(src + j)));
+    c += __builtin_popcount(static_cast<unsigned>(k));
+  }
+  for (; j < m; ++j) {
+    dst[c] = src[j];
+    c += (fl[j] != 0) == keep ? 1 : 0;
+  }
+  return c;
+}
+#endif
 
 /// Counts the selected items (the extra pass of a stable partition).
 template <class Flag>
@@ -185,6 +256,10 @@ struct chained_compact {
   std::int64_t selected_total = 0;  // partition with rejected_order::original only
   bool streaming = false;
   std::vector<V> prev_snapshot;      // in-place unique: the item before each block
+  // Items copied by the AVX-512 compress path: the value is the item itself, 4 or 8 bytes.
+  static constexpr bool compressible = std::is_same_v<Value, item_value<V>> && std::is_trivially_copyable_v<V> &&
+                                       (sizeof(V) == 4 || sizeof(V) == 8);
+  bool compress = compressible && cpu_has_avx512_compress();
 
   std::atomic<std::int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -250,6 +325,21 @@ struct chained_compact {
         if (i0 == b && k > 0 && !prev_snapshot.empty()) fl[0] = flag.with_prev(b, prev_snapshot[k]) ? 1 : 0, j0 = 1;
       }
       for (std::int64_t j = j0; j < m; ++j) fl[j] = flag(i0 + j) ? 1 : 0;
+#ifdef SCANKIT_CPU_COMPRESS_AVX512
+      if constexpr (compressible) {
+        if (compress && !s.index_out) {
+          using word = std::conditional_t<sizeof(V) == 4, std::uint32_t, std::uint64_t>;
+          const auto* src = reinterpret_cast<const word*>(value.in + i0);
+          auto pack = [&](V* dst, bool keep) {
+            if constexpr (sizeof(V) == 4) return compress4(reinterpret_cast<word*>(dst), src, fl, m, keep);
+            else return compress8(reinterpret_cast<word*>(dst), src, fl, m, keep);
+          };
+          c += pack(sel + c, true);
+          if (s.partition) r += pack(rej + r, false);
+          continue;
+        }
+      }
+#endif
       if (s.partition) {
         for (std::int64_t j = 0; j < m; ++j) {
           const V v = value(i0 + j);
@@ -304,8 +394,8 @@ struct chained_compact {
       if (k >= blocks) return;
       try {
         if (buf.sel.empty()) {
-          buf.sel.resize(static_cast<std::size_t>(block));
-          if (s.partition) buf.rej.resize(static_cast<std::size_t>(block));
+          buf.sel.resize(static_cast<std::size_t>(block + compress_slack));
+          if (s.partition) buf.rej.resize(static_cast<std::size_t>(block + compress_slack));
           if (s.index_out) buf.idx.resize(static_cast<std::size_t>(block));
         }
         tbb::this_task_arena::isolate([&] { process(k, buf); });
@@ -325,6 +415,7 @@ std::int64_t run_parallel(const compact_spec<V, Flag, Value>& s, std::int64_t it
   static_assert(std::is_default_constructible_v<V>, "staged items must be default-constructible");
   const std::int64_t block = std::max<std::int64_t>(1, cfg.block_bytes / std::max<std::int64_t>(1, item_bytes));
   chained_compact<V, Flag, Value> c(s, block);
+  c.compress = c.compress && cfg.simd;
   if (s.prev_source) {
     c.prev_snapshot.resize(static_cast<std::size_t>(c.blocks));
     for (std::int64_t k = 1; k < c.blocks; ++k) c.prev_snapshot[k] = s.prev_source[k * block - 1];
