@@ -706,7 +706,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
         if (lane == 0 && pw == 0) {
           buffer_count[s] = total;
           if constexpr (Sel::needs_prev) buffer_edge[s] = edge;
-          counts_tree::publish(tr, t, static_cast<count_t>(total));
+          counts_tree::publish(tr, t, static_cast<count_t>(total));  // (tiles >= 2: the tree has a level 0)
         }
       }
       if (lane == 0 && pw == 0) {
