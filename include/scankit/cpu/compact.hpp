@@ -145,32 +145,24 @@ inline bool cpu_has_avx512_compress() {
 inline constexpr std::int64_t compress_slack = 16;
 
 #ifdef SCANKIT_CPU_COMPRESS_AVX512
-/// Appends src[j] for every j < m with (fl[j] != 0) == keep to dst (4-byte items); returns
-/// how many. Writes up to compress_slack items past them.
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress4(
-    std::uint32_t* dst, const std::uint32_t* src, const unsigned char* fl, std::int64_t m, bool keep) {
+/// Appends src[j] for every j < m with (fl[j] != 0) == keep to dst; returns how many. Word is
+/// std::uint32_t (16 items a vector) or std::uint64_t (8). Whole vectors are stored: up to a
+/// vector of items past the kept ones is written, all within the m items' room.
+template <class Word>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress_items(
+    Word* dst, const Word* src, const unsigned char* fl, std::int64_t m, bool keep) {
+  static_assert(sizeof(Word) == 4 || sizeof(Word) == 8);
+  constexpr int lanes = 64 / static_cast<int>(sizeof(Word));
   std::int64_t c = 0, j = 0;
-  for (; j + 16 <= m; j += 16) {
-    const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(fl + j));
-    const __mmask16 k = keep ? _mm_test_epi8_mask(f, f) : _mm_testn_epi8_mask(f, f);
-    _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi32(k, _mm512_loadu_si512(src + j)));
-    c += __builtin_popcount(static_cast<unsigned>(k));
-  }
-  for (; j < m; ++j) {
-    dst[c] = src[j];
-    c += (fl[j] != 0) == keep ? 1 : 0;
-  }
-  return c;
-}
-/// The same for 8-byte items.
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress8(
-    std::uint64_t* dst, const std::uint64_t* src, const unsigned char* fl, std::int64_t m, bool keep) {
-  std::int64_t c = 0, j = 0;
-  for (; j + 8 <= m; j += 8) {
-    const __m128i f = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(fl + j));
-    const __mmask8 k = static_cast<__mmask8>(keep ? _mm_test_epi8_mask(f, f) : _mm_testn_epi8_mask(f, f));
-    _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi64(k, _mm512_loadu_si512(src + j)));
-    c += __builtin_popcount(static_cast<unsigned>(k));
+  for (; j + lanes <= m; j += lanes) {
+    const __m128i f = lanes == 16 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(fl + j))
+                                  : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(fl + j));
+    // One mask bit per flag byte; for 8 lanes only the low 8 bits hold flags.
+    const unsigned k = (keep ? _mm_test_epi8_mask(f, f) : _mm_testn_epi8_mask(f, f)) & ((1u << lanes) - 1u);
+    const __m512i v = _mm512_loadu_si512(src + j);
+    if constexpr (lanes == 16) _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi32(static_cast<__mmask16>(k), v));
+    else _mm512_storeu_si512(dst + c, _mm512_maskz_compress_epi64(static_cast<__mmask8>(k), v));
+    c += __builtin_popcount(k);
   }
   for (; j < m; ++j) {
     dst[c] = src[j];
@@ -330,10 +322,7 @@ struct chained_compact {
         if (compress && !s.index_out) {
           using word = std::conditional_t<sizeof(V) == 4, std::uint32_t, std::uint64_t>;
           const auto* src = reinterpret_cast<const word*>(value.in + i0);
-          auto pack = [&](V* dst, bool keep) {
-            if constexpr (sizeof(V) == 4) return compress4(reinterpret_cast<word*>(dst), src, fl, m, keep);
-            else return compress8(reinterpret_cast<word*>(dst), src, fl, m, keep);
-          };
+          auto pack = [&](V* dst, bool keep) { return compress_items(reinterpret_cast<word*>(dst), src, fl, m, keep); };
           c += pack(sel + c, true);
           if (s.partition) r += pack(rej + r, false);
           continue;
