@@ -164,7 +164,8 @@ inline constexpr int segmented_vectors_per_thread = 12;
 /// 1.00/1.06/1.09x. Session 17 (docs/results/session17-round4.log, the counts tree), 4-byte
 /// items at 2^28, 1/50/99%, and 2^30 at 50%: 256 x 11 x 2 with 1, 2, 4 counting warps
 /// 1.23/1.20/1.19/1.21x, 1.28/1.22/1.20/1.23x, 1.30/1.22/1.21/1.24x; 256 x 13 x 2 with 2 and 4
-/// 1.28/1.22/1.19/1.25x and 1.31/1.23/1.20/1.26x.
+/// 1.28/1.22/1.19/1.25x and 1.31/1.23/1.20/1.26x. 8-byte items with four counting warps
+/// (round 5, uint64 at 2^27, 1/50/99%): 256 x 13 x 2 1.14/1.14/1.13x, 256 x 11 x 2 1.13/1.14/1.14x.
 struct specialized_shape {
   int consumers;
   int vectors_per_thread;
