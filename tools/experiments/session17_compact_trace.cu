@@ -5,9 +5,14 @@
 // through the library's dispatch with the tile forced, checks the count against CUB, and prints
 // the mean and quartiles of every interval between events over the steady-state uses.
 //
+//   patch -p0 < tools/experiments/session17-trace.patch
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude \
-//        -DSCANKIT_HAS_CUDA=1 -DSCANKIT_COMPACT_TRACE tools/experiments/session17_compact_trace.cu \
-//        build/release/libscankit.a -ltbb -o build/release/session17_compact_trace
+//        -Itools/experiments -DSCANKIT_HAS_CUDA=1 -DSCANKIT_COMPACT_TRACE \
+//        tools/experiments/session17_compact_trace.cu build/release/libscankit.a -ltbb \
+//        -o build/release/session17_compact_trace
+//   patch -p0 -R < tools/experiments/session17-trace.patch
+//   ./session17_compact_trace LOG2N SELECTIVITY SHAPE   (shapes 0-4 below)
+// (The patch now applies to the final kernel; rounds 1-4 ran it on the kernel of their time.)
 #include <cub/device/device_select.cuh>
 
 #include <cstdio>
