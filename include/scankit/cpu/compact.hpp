@@ -140,14 +140,11 @@ inline bool cpu_has_avx512_compress() {
 #endif
 }
 
-/// Extra items a staging buffer needs past its last kept one: the compress path stores whole
-/// vectors (16 four-byte or 8 eight-byte items).
-inline constexpr std::int64_t compress_slack = 16;
-
 #ifdef SCANKIT_CPU_COMPRESS_AVX512
 /// Appends src[j] for every j < m with (fl[j] != 0) == keep to dst; returns how many. Word is
 /// std::uint32_t (16 items a vector) or std::uint64_t (8). Whole vectors are stored: up to a
-/// vector of items past the kept ones is written, all within the m items' room.
+/// vector of items past the kept ones is written, but never past dst[j + lanes) for the vector
+/// read from src[j], so a buffer with room for every item of the block holds them all.
 template <class Word>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) inline std::int64_t compress_items(
     Word* dst, const Word* src, const unsigned char* fl, std::int64_t m, bool keep) {
@@ -383,8 +380,8 @@ struct chained_compact {
       if (k >= blocks) return;
       try {
         if (buf.sel.empty()) {
-          buf.sel.resize(static_cast<std::size_t>(block + compress_slack));
-          if (s.partition) buf.rej.resize(static_cast<std::size_t>(block + compress_slack));
+          buf.sel.resize(static_cast<std::size_t>(block));
+          if (s.partition) buf.rej.resize(static_cast<std::size_t>(block));
           if (s.index_out) buf.idx.resize(static_cast<std::size_t>(block));
         }
         tbb::this_task_arena::isolate([&] { process(k, buf); });
