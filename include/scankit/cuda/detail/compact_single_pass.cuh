@@ -128,7 +128,6 @@ __device__ __forceinline__ std::int64_t count_before(const decoupled_lookback::t
   return before;
 }
 
-
 /// Shared memory for staging: items (when written) then tile positions (when indices are).
 template <class T>
 constexpr std::size_t stage_bytes(std::int64_t tile_items, bool items, bool indices) {
@@ -506,7 +505,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
-
 /// The warp-specialized tile (sessions 16-17; Hopper): the scan's specialized_kernel
 /// (decoupled_lookback.cuh) applied to compaction. A persistent grid; each block owns `Stages`
 /// shared-memory buffers of one tile (Consumers rows of KV 16-byte vectors, in memory order)
@@ -536,9 +534,9 @@ __global__ void __launch_bounds__(256, MinBlocks)
 /// half selected a buffer went round in 12.2 us, 6.3 us of it in the look-back, and 4.8 us of
 /// that after the tile's last predecessor had published: the upper tree levels waited for
 /// other tiles' look-backs to publish them. With the counts tree (upper entries completed by
-/// atomic adds) the buffer goes round in 8-10 us: 1.20/1.23/1.19x with one counting warp,
-/// 1.31/1.23/1.20x with four over 256 x 13 rows (1.26x at 2^30, half selected). Four
-/// counting warps instead of one shortened the count from 2.1 to 0.8 us.
+/// atomic adds) the buffer goes round in 8.0 us at 1% selected and 10.4 us at half: with one
+/// counting warp 1.23/1.20/1.19x, with four over 256 x 13 rows 1.31/1.23/1.20x (1.26x at 2^30,
+/// half selected). Four counting warps instead of one shortened the count from 2.1 to 0.8 us.
 /// Staging in place: every consumer has its row in registers before any of them writes (a
 /// barrier), so the permutation needs no second buffer. The last tile, partial, is read from
 /// global memory instead (by the producer to count, by the consumers to stage). Each buffer
