@@ -93,8 +93,15 @@ constexpr tuning tuning_for() {
   // 16-byte items (one per vector; their striped tile is the one-item tile): user operators
   // (affine maps mod 2^64) blocked / striped 1.10x / 0.66x CUB at 2^14, 1.73x / 0.78x at 2^20
   // (results/session8-round9.log).
+  // 8-byte items (session 18, tools/experiments/session18_scan_mid.cu, one process with CUB,
+  // docs/results/session18-round{1,2,3}.log): blocked tiles of 8 vectors (4,096 items) from
+  // 2^16, where the striped tile ran at 0.91-0.99x CUB from 2^16.6 to 2^20 and 0.79x at 1.5 x
+  // 2^20 (768 tiles: 1.45 waves of the 528 resident blocks). 256 x 8 with a 1 us first delay:
+  // int64 / double 1.00-1.14x from 2^16 to 2^21 (12 vectors 0.88-0.98x; 6 vectors, 128- or
+  // 512-thread blocks and the raking striped tile no better). At 2^12-2^16 every shape tried
+  // ran at 1.07-1.28x (round 2), the striped tile among them.
   if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24};
-  if constexpr (ItemBytes <= 8) return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 21};
+  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16};
   return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14};
 }
 
@@ -115,8 +122,8 @@ inline unsigned first_delay_ns(unsigned tuned) {
 /// The warp-specialized tile (specialized_kernel; Hopper only, 4- and 8-byte items, 16-byte
 /// aligned pointers, the default block size): `consumers` threads + one producer warp per
 /// block, `stages` buffers of consumers x `vectors_per_thread` 16-byte vectors, compiled for
-/// `min_blocks_per_sm` blocks per SM (two blocks fill the SM's 228 KiB of shared memory).
-/// Why these numbers (H100, session 15, tools/experiments/session15_scan_pipelined.cu, one
+/// `min_blocks_per_sm` blocks per SM.
+/// How session 15 chose its shapes (H100, session 15, tools/experiments/session15_scan_pipelined.cu, one
 /// process with CUB and the copy; docs/results/session15-round{3,4,5,9,10,11}.log), the
 /// library's kernel with 128-byte aligned buffers (round 11), 2^28 / 2^30:
 /// - int32: 256 x 9 x 3 at 2 blocks/SM 1.161x / 1.156x CUB (94.4% / 94.1% of the copy; the
@@ -143,10 +150,27 @@ struct specialized_shape {
   int min_blocks_per_sm;
   std::int64_t from_items;
 };
+/// Session 18 (tools/experiments/session18_scan_mid.cu, docs/results/session18-round{2,3}.log,
+/// 15-41 runs per row): 128 consumers x 11 vectors x 3 buffers, three blocks per SM (68 KiB
+/// each), beat every shape above for both item sizes. Three producers per SM compute row
+/// totals over half the rows each: session 17's trace (session17_scan_trace.cu) had the one
+/// producer of a 256-consumer block spend 1.7 us (int32) and 3.2 us (int64) of its 6.8 / 9.9 us
+/// period on them, issuing no load meanwhile.
+/// - int32 2^27 / 2^28 / 2^30: 1.176x / 1.168x / 1.166x CUB, 95.4% / 95.0% / 94.9% of the copy
+///   (256 x 9 x 3: 1.150x / 1.161x / 1.156x); float 1.167x / 1.160x / 1.160x (1.128x / 1.143x
+///   / 1.142x); 2^23 1.189x, 2^24-2^26 1.13-1.17x (256 x 9 x 3 1.09-1.16x). 128 x 9 x 3 was
+///   close (1.16-1.17x at 2^24-2^25, 1.158x at 2^28); 128 x 7 x 4, 128 x 11 x 2 at 4/SM,
+///   160 x 11 x 3, 128 x 13 x 3 lost.
+/// - int64 2^24 / 2^26 / 2^28: 1.075x / 1.068x / 1.060x CUB, 95.8% of the copy at 2^28 (256 x
+///   13 x 2: 1.009x / 1.042x / 1.045x); double 1.128x / 1.113x / 1.112x (96.2% of the copy at
+///   2^28). From 2^21 (the blocked tile's 512 tiles fill the 528 resident blocks once; beyond,
+///   it drops to 0.90x): 1.05-1.13x at 2^21.6-2^23 (256 x 13 x 2 0.96-1.08x).
+/// - Four levels of 32 (one consumer warp each) cover 2^20 tiles: 5.9e9 4-byte or 2.9e9 8-byte
+///   items. Larger inputs take the blocked tile (launch_specialized declines).
 template <std::size_t ItemBytes>
 constexpr specialized_shape specialized_shape_for() {
-  if constexpr (ItemBytes == 4) return {256, 9, 3, 2, std::int64_t{1} << 23};
-  else return {256, 13, 2, 2, (std::int64_t{1} << 22) + 1};
+  if constexpr (ItemBytes == 4) return {128, 11, 3, 3, std::int64_t{1} << 23};
+  else return {128, 11, 3, 3, (std::int64_t{1} << 21) + 1};
 }
 
 /// Where the warp-specialized tile starts: the shape's from_items, or the environment variable
@@ -801,9 +825,9 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     if constexpr (Vec) {
       launch_striped<tu.vectors_per_thread, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     } else {
-      // Without 16-byte vectors the registers hold single items: 12 of them (4- and 8-byte
-      // items; the bytes of 3 vectors of 4-byte items).
-      constexpr int R = tu.blocked_vectors_per_thread;
+      // Without 16-byte vectors the registers hold single items: 12 of them (the bytes of 3
+      // vectors of 4-byte items).
+      constexpr int R = 12;
       launch_striped<R, V, Vec>(in, out, n, op, kind, init, d_total, ws, block, s);
     }
   });
