@@ -134,7 +134,11 @@ static std::string describe_lookback_tuning() {
            " ns; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
            " vectors in registers = " + std::to_string(small) + " items (block scan: " +
            (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
-           "); compiled for " + std::to_string(tu.min_blocks_per_sm) + " blocks per SM; one launch up to " +
+           "); compiled for " + std::to_string(tu.min_blocks_per_sm) + " blocks per SM; " +
+           (tu.prefetch_up_to_tiles > 0
+                ? "launches of up to " + std::to_string(tu.prefetch_up_to_tiles) + " tiles prefetch their guessed tile; "
+                : std::string()) +
+           "one launch up to " +
            std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
            std::to_string(tu.backoff_ns) + " ns";
   }

@@ -271,7 +271,7 @@ void striped(context<T>& c) {
     dl::tree<T> tr;
     unsigned long long* counter = dl::prepare_tree(tr, tiles, a, cudaStream_t{});
     sd::launch_after("striped", kernel, static_cast<unsigned>(tiles), Block, smem, cudaStream_t{}, c.in, c.out, c.n, Op{},
-                     false, T(0), static_cast<T*>(nullptr), tr, counter, 32u);
+                     false, T(0), static_cast<T*>(nullptr), tr, counter, 32u, false);
   });
 }
 
@@ -293,7 +293,7 @@ void blocked(context<T>& c, unsigned delay) {
     dl::tree<T> tr;
     unsigned long long* counter = dl::prepare_tree(tr, tiles, a, cudaStream_t{});
     sd::launch_after("blocked", kernel, static_cast<unsigned>(tiles), Block, smem, cudaStream_t{}, c.in, c.out, c.n,
-                     Op{}, false, T(0), static_cast<T*>(nullptr), tr, counter, 32u, delay);
+                     Op{}, false, T(0), static_cast<T*>(nullptr), tr, counter, 32u, delay, false);
   });
 }
 

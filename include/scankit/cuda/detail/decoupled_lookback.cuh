@@ -48,6 +48,8 @@ struct tuning {
   unsigned backoff_ns;             // sleep between polls of an unpublished status entry
   unsigned first_delay_ns;         // blocked tile: sleep before the first status read
   std::int64_t blocked_from_items;  // smaller inputs use the striped register tile
+  std::int64_t prefetch_up_to_tiles;  // striped and blocked tiles: launches of at most this many
+                                      // tiles prefetch tile blockIdx.x into L2 first
 };
 /// Why these numbers (H100):
 /// - Session 2 (tools/experiments/lookback_tuning.cu, 2^28 int32): without the look-back the
@@ -100,9 +102,15 @@ constexpr tuning tuning_for() {
   // int64 / double 1.00-1.14x from 2^16 to 2^21 (12 vectors 0.88-0.98x; 6 vectors, 128- or
   // 512-thread blocks and the raking striped tile no better). At 2^12-2^16 every shape tried
   // ran at 1.07-1.28x (round 2), the striped tile among them.
-  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24};
-  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16};
-  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14};
+  // The guess prefetch (session 18, round 6): a launch of at most 256 tiles (8-byte items up to
+  // 2^20) is one wave, so tile blockIdx.x is what the block will most likely get from the
+  // counter; prefetching it into L2 before waiting for the tree's clearing overlaps the load
+  // with the clearing and the counter's round trip: int64 / double +5-13% at 2^14-2^16
+  // (striped), +2-7% at 2^16.6-2^19.6 (blocked), +-1% at 2^20, -2 to -5% at 2^20.6-2^21.
+  // Not measured for other item sizes, which keep it off.
+  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24, 0};
+  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16, 256};
+  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14, 0};
 }
 
 /// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable
@@ -282,6 +290,17 @@ unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaS
   return counter;
 }
 
+/// The guess prefetch of the striped and blocked kernels: thread 0 asks L2 for the tile of
+/// `tile_items` items numbered blockIdx.x, the id the block is most likely to get from the
+/// counter when the launch is one wave. A hint only: it reads nothing the clearing writes, and
+/// L2 is where global memory is coherent, so it may run before wait_for_previous_grid().
+template <class T>
+__device__ __forceinline__ void prefetch_guessed_tile(const T* in, std::int64_t n, std::int64_t tile_items) {
+  const std::int64_t first = blockIdx.x * tile_items;
+  if (threadIdx.x == 0 && first < n)
+    prefetch_l2(in + first, static_cast<std::size_t>(n - first < tile_items ? n - first : tile_items) * sizeof(T));
+}
+
 /// Waits for entry i of a level and returns it.
 template <class T>
 __device__ __forceinline__ T wait_for(const level_status<T>& st, std::int64_t i, unsigned backoff) {
@@ -345,18 +364,19 @@ template <int R, int V, bool Vec, bool Raking, int MaxThreads, int MinBlocks, cl
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     lookback_scan_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
                          T* total, const __grid_constant__ tree<T> tr,
-                         unsigned long long* tile_counter, unsigned backoff) {
+                         unsigned long long* tile_counter, unsigned backoff, bool prefetch) {
   extern __shared__ uint4 raking_buffer[];
   __shared__ tile::scan_storage<T, Raking ? 1 : R> smem;
   __shared__ T warp_sums[Raking ? 32 : 1];
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const std::int64_t B = blockDim.x;
+  const std::int64_t tile_items = R * B * V;
+  if (prefetch) prefetch_guessed_tile(in, n, tile_items);
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
-  const std::int64_t tile_items = R * B * V;
   const std::int64_t begin = t * tile_items;
   const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
 
@@ -451,7 +471,7 @@ template <int KV, int MaxThreads, int MinBlocks, class T, class Op>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks)
     blocked_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init, T* total,
                    const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
-                   unsigned backoff, unsigned first_delay) {
+                   unsigned backoff, unsigned first_delay, bool prefetch) {
   using layout = blocked_layout<KV>;
   constexpr int V = tile::vector_items<T>();
   constexpr int K = KV * V;  // items per lane row
@@ -461,11 +481,12 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ T level_sums[max_levels];
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
+  if (prefetch) prefetch_guessed_tile(in, n, tile_items);
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
   const std::int64_t t = tile_id;
-  const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
   const std::int64_t begin = t * tile_items;
   const std::int64_t seg_begin = begin + std::int64_t{warp} * 32 * K;
   const std::int64_t seg_valid = n - seg_begin;  // items of the segment that exist (may be <= 0)
@@ -748,7 +769,7 @@ void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                      : lookback_scan_kernel<R, V, Vec, raking, 1024, 1, T, Op>;
   allow_shared_bytes(kernel, smem);
   launch_after("launch of lookback_scan_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
-               exclusive, init, d_total, tr, counter, tu.backoff_ns);
+               exclusive, init, d_total, tr, counter, tu.backoff_ns, tiles <= tu.prefetch_up_to_tiles);
 }
 
 /// The blocked tile (16-byte vectors, both pointers aligned).
@@ -767,7 +788,7 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   allow_shared_bytes(kernel, smem);
   launch_after("launch of blocked_kernel", kernel, static_cast<unsigned>(tiles), block, smem, s, in, out, n, op,
                kind == scan_kind::exclusive, init, d_total, tr, counter, tu.backoff_ns,
-               first_delay_ns(tu.first_delay_ns));
+               first_delay_ns(tu.first_delay_ns), tiles <= tu.prefetch_up_to_tiles);
 }
 
 /// The warp-specialized tile. Returns false, having done nothing, where it does not apply: a
