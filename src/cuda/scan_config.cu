@@ -151,7 +151,7 @@ std::string lookback_tuning_description(std::size_t item_bytes) {
     case 4: return describe_lookback_tuning<4>();
     case 8: return describe_lookback_tuning<8>();
     case 16: return describe_lookback_tuning<16>();
-    default: return std::to_string(item_bytes) + "-byte items: 256 threads, 8 items per thread";
+    default: return std::to_string(item_bytes) + "-byte items: 256 threads, 12 items per thread in registers";
   }
 }
 

@@ -133,11 +133,18 @@ struct pinned_array {
   std::span<T> span() { return {p, n}; }
 };
 
-/// The tile sizes that scankit::test::test_sizes builds its boundaries around.
-/// (6,656 and 9,216: the warp-specialized tile of 8- and 4-byte items, which takes every size
-/// when SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once; session
-/// 15's runs had 4,224, the 8-byte tile before its last shape change.)
-const std::vector<std::int64_t> tile_sizes{32, 64, 256, 512, 1024, 2048, 4096, 6144, 6656, 8192, 9216, 12288};
+/// The tile sizes that scankit::test::test_sizes builds its boundaries around, the
+/// warp-specialized tile's among them: it takes every size when
+/// SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once. (2,816 and
+/// 5,632 since session 18; 6,656 and 9,216 before.)
+namespace scan_tiles {
+namespace dl = scankit::cuda::detail::decoupled_lookback;
+constexpr auto four = dl::specialized_shape_for<4>(), eight = dl::specialized_shape_for<8>();
+constexpr std::int64_t specialized4 = std::int64_t{four.consumers} * four.vectors_per_thread * 4;
+constexpr std::int64_t specialized8 = std::int64_t{eight.consumers} * eight.vectors_per_thread * 2;
+}  // namespace scan_tiles
+const std::vector<std::int64_t> tile_sizes{
+    32, 64, 256, 512, 1024, 2048, 4096, 6144, 8192, 12288, scan_tiles::specialized4, scan_tiles::specialized8};
 
 /// test_sizes() for every tile size, keeping those in [lo, hi].
 std::vector<std::int64_t> sizes_between(std::int64_t lo, std::int64_t hi, std::int64_t max_random) {

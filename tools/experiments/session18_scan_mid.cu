@@ -11,9 +11,9 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //        -Itools/experiments -DSCANKIT_HAS_CUDA=1 tools/experiments/session18_scan_mid.cu \
 //        build/release/libscankit.a -ltbb -o session18_scan_mid
-//   ./session18_scan_mid [i64|f64] [min_log] [max_log] [mid|small|large|large4|mid8|prefetch]
+//   ./session18_scan_mid [i64|f64] [min_log] [max_log] [mid|small|large|large4|mid8|prefetch|level1]
 // (round 1: mid, 2^16 .. 2^23; round 2: small, 2^10 .. 2^16, and large, 2^23 .. 2^28;
-// round 3: large4 (int32, float) 2^22 .. 2^30, mid8 2^20 .. 2^23; round 6: prefetch)
+// round 3: large4 (int32, float) 2^22 .. 2^30, mid8 2^20 .. 2^23; round 6: prefetch; round 8: level1)
 #include <cub/device/device_scan.cuh>
 
 #include <cmath>
@@ -108,7 +108,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 3. Look back.
   if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
-  look_back(tr, t, aggregate, op, backoff, level_sums);
+  // look_back<true>: runs_before where the tree says so. In round 8 this line still read
+  // look_back(...) (copied before runs_before existed), so its "level1" rows took the waiting
+  // path too; the library's rows (dl::run) were the ones with runs_before.
+  look_back<true>(tr, t, aggregate, op, backoff, level_sums);
   __syncthreads();
   const T tile_prefix = tile_prefix_of(tr, level_sums, init, op);
   if (threadIdx.x == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
@@ -325,6 +328,8 @@ void specialized(context<T>& c) {
 }
 
 
+static bool g_level1 = false;  // round 8: level 1 read from the aggregates (runs_before)
+
 template <int KV, int Prefetch, class T>
 void blocked_pf(context<T>& c) {
   using Op = scankit::sum<T>;
@@ -336,29 +341,35 @@ void blocked_pf(context<T>& c) {
   auto* kernel = dl::blocked_pf_kernel<KV, Block, 4, Prefetch, T, Op>;
   dl::allow_shared_bytes(kernel, smem);
   char label[96];
-  std::snprintf(label, sizeof label, "blocked %dx%d d1000 prefetch%d (%lld tiles)", Block, KV, Prefetch, static_cast<long long>(tiles));
+  std::snprintf(label, sizeof label, "blocked %dx%d d1000 prefetch%d%s (%lld tiles)", Block, KV, Prefetch,
+                g_level1 ? " level1" : "", static_cast<long long>(tiles));
   time_row(c, label, [&](sd::arena& a) {
     dl::tree<T> tr;
     unsigned long long* counter = dl::prepare_tree(tr, tiles, a, cudaStream_t{});
+    tr.level1_from_aggregates = g_level1 && tr.levels == 2 && tiles <= dl::runs_before_max_tiles;
     sd::launch_after("blocked", kernel, static_cast<unsigned>(tiles), Block, smem, cudaStream_t{}, c.in, c.out, c.n,
                      Op{}, false, T(0), static_cast<T*>(nullptr), tr, counter, 32u, 1000u);
   });
 }
 
-template <int R, int Prefetch, class T>
+template <int R, int Prefetch, class T, bool Raking = false>
 void striped_pf(context<T>& c) {
   using Op = scankit::sum<T>;
   constexpr int Block = 256, V = 16 / sizeof(T);
   const std::int64_t tile_items = std::int64_t{R} * Block * V;
   const std::int64_t tiles = sd::ceil_div(c.n, tile_items);
   if (tiles <= 1) return;
-  auto* kernel = dl::striped_pf_kernel<R, V, true, false, Block, 4, Prefetch, T, Op>;
+  auto* kernel = dl::striped_pf_kernel<R, V, true, Raking, Block, 4, Prefetch, T, Op>;
+  const int smem = Raking ? static_cast<int>(scankit::cuda::detail::tile::raking_entries(R, Block) * sizeof(T)) : 0;
+  dl::allow_shared_bytes(kernel, smem);
   char label[96];
-  std::snprintf(label, sizeof label, "striped %dx%d prefetch%d (%lld tiles)", Block, R, Prefetch, static_cast<long long>(tiles));
+  std::snprintf(label, sizeof label, "striped %dx%d%s prefetch%d%s (%lld tiles)", Block, R, Raking ? " raking" : "", Prefetch,
+                g_level1 ? " level1" : "", static_cast<long long>(tiles));
   time_row(c, label, [&](sd::arena& a) {
     dl::tree<T> tr;
     unsigned long long* counter = dl::prepare_tree(tr, tiles, a, cudaStream_t{});
-    sd::launch_after("striped", kernel, static_cast<unsigned>(tiles), Block, 0, cudaStream_t{}, c.in, c.out, c.n, Op{},
+    tr.level1_from_aggregates = g_level1 && tr.levels == 2 && tiles <= dl::runs_before_max_tiles;
+    sd::launch_after("striped", kernel, static_cast<unsigned>(tiles), Block, smem, cudaStream_t{}, c.in, c.out, c.n, Op{},
                      false, T(0), static_cast<T*>(nullptr), tr, counter, 32u);
   });
 }
@@ -371,7 +382,7 @@ void library(context<T>& c) {
   });
 }
 
-enum class mode { mid, small, large, large4, mid8, prefetch };
+enum class mode { mid, small, large, large4, mid8, prefetch, level1 };
 
 template <class T>
 void variants(context<T>& c, mode m) {
@@ -428,6 +439,13 @@ void variants(context<T>& c, mode m) {
       blocked_pf<8, 1, T>(c);
       blocked_pf<8, 0, T>(c);
     }
+  } else if (m == mode::level1) {  // round 8: level 1 from the aggregates, blocked tiles
+    for (int rep = 0; rep < 2; ++rep)
+      for (bool l1 : {false, true}) {
+        g_level1 = l1;
+        blocked_pf<8, sizeof(T) == 8 ? 1 : 0, T>(c);
+      }
+    g_level1 = false;
   } else if (m == mode::mid8) {  // round 3: 8-byte items where the blocked tile ends
     blocked<256, 8, 4, T>(c, 1000);
     specialized<256, 13, 2, 2, T>(c);
@@ -487,6 +505,7 @@ int main(int argc, char** argv) {
                  : which == "large4" ? mode::large4
                  : which == "mid8"   ? mode::mid8
                  : which == "prefetch" ? mode::prefetch
+                 : which == "level1" ? mode::level1
                                      : mode::mid;
   cudaDeviceProp p{};
   CK(cudaGetDeviceProperties(&p, 0));

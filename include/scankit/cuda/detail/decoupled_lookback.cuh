@@ -237,10 +237,21 @@ struct level_status {
   }
 };
 
+/// Launches of at most this many tiles (two levels) may read level 1 from level 0 (runs_before).
+/// Session 18, round 8 (docs/results/session18-round8.log, the library's blocked tile against
+/// the same kernel waiting for level 1, one process with CUB): int64 / double +5-10% at 48-128
+/// tiles (2^17.6-2^19 items), +0.5% at 192, -5% at 256 (each of 256 polling tiles then
+/// re-reads up to 7 entries per lane until all have landed).
+inline constexpr std::int64_t runs_before_max_tiles = 128;
+
 template <class T>
 struct tree {
   level_status<T> level[max_levels];
   int levels;  // tree levels in use: the smallest L with 32^L >= tiles (0 for one tile)
+  // Two levels, at most runs_before_max_tiles tiles: the look-back computes level 1 from the
+  // aggregates itself (runs_before) instead of waiting for its entries. Set by the blocked
+  // tile's launch.
+  bool level1_from_aggregates = false;
 };
 
 template <class T>
@@ -322,6 +333,56 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
   return warp_reduce(v, op);
 }
 
+/// Level 1 of a two-level look-back without its entries: the combination, in order, of every
+/// aggregate of the aligned runs of 32 before tile t's run, read from level 0. An entry of level
+/// 1 is published by the last tile of its run once that tile's own look-back has read its run,
+/// so waiting for it costs a round trip after the run's last aggregate; these reads wait for the
+/// aggregates only. Lane l combines the r aggregates l * r ... l * r + r - 1 (r = t / 32, the
+/// runs before; at most 3 with runs_before_max_tiles tiles), all r reads in flight together,
+/// then the warp combines the lanes in order: a fixed expression for each r, so floats round
+/// the same way on every run (not the same way as the tree's level-1 entries, which nothing
+/// then reads). Called by a whole warp; every lane gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T runs_before(const level_status<T>& level0, std::int64_t t, Op op, unsigned backoff) {
+  constexpr int max_runs = static_cast<int>(runs_before_max_tiles / 32) - 1;
+  static_assert(runs_before_max_tiles % 32 == 0 && max_runs >= 1 && max_runs <= 31,
+                "r = t / 32 < runs_before_max_tiles / 32 must fit the pending mask and w");
+  constexpr int W = level_status<T>::W;
+  const int r = static_cast<int>(t >> 5), lane = threadIdx.x & 31;
+  if (r == 0) return op.identity();
+  const std::int64_t first = std::int64_t{lane} * r;
+  unsigned long long w[max_runs][W];  // the raw words; an entry's stay once all have their bit
+  unsigned pending = (1u << r) - 1;
+  while (pending != 0) {
+#pragma unroll
+    for (int i = 0; i < max_runs; ++i)  // every read issued before any is looked at
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        if ((pending >> i) & 1) w[i][k] = load_relaxed(level0.words + (first + i) * W + k);
+#pragma unroll
+    for (int i = 0; i < max_runs; ++i) {
+      bool ready = (pending >> i) & 1;
+#pragma unroll
+      for (int k = 0; k < W; ++k) ready = ready && (w[i][k] >> 32) != 0;
+      if (ready) pending &= ~(1u << i);
+    }
+    if (pending != 0) __nanosleep(backoff);
+  }
+  auto entry = [&](int i) {
+    unsigned bits[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) bits[k] = static_cast<unsigned>(w[i][k]);
+    T x;
+    memcpy(&x, bits, sizeof(T));
+    return x;
+  };
+  T v = entry(0);
+#pragma unroll
+  for (int i = 1; i < max_runs; ++i)
+    if (i < r) v = op(v, entry(i));
+  return warp_reduce(v, op);
+}
+
 /// Step 3 of both kernels: the look-back, one warp per tree level, all levels at once. Warp 0
 /// (level 0) also publishes the entries this tile completes, as early as possible: the last
 /// tile of an aligned run of 32 publishes the run's combination one level up, and so on while
@@ -329,14 +390,22 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
 /// look-back, so no chain of waits forms between runs. Lane 0 of warp k leaves level k's
 /// result in level_sums[k]; the caller must __syncthreads() before reading them. `warps`: the
 /// warps 0 .. warps-1 that share the levels (every warp of the block unless a kernel gives its
-/// other warps other work).
-template <class T, class Op>
+/// other warps other work). Level1FromAggregates compiles in runs_before, taken where the
+/// tree says so (the blocked kernel only: in the striped kernel, whose items wait in
+/// registers, its reads made ptxas spill).
+template <bool Level1FromAggregates = false, class T, class Op>
 __device__ __forceinline__ void look_back(const tree<T>& tr, std::int64_t t, T aggregate, Op op,
                                           unsigned backoff, T* level_sums, int warps = -1) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int stride = warps > 0 ? warps : static_cast<int>(blockDim.x >> 5);
   for (int k = warp; k < tr.levels; k += stride) {
-    const T before = run_sum(tr.level[k], t >> (5 * k), op, backoff);
+    T before;
+    if constexpr (Level1FromAggregates) {
+      before = k == 1 && tr.level1_from_aggregates ? runs_before(tr.level[0], t, op, backoff)
+                                                   : run_sum(tr.level[k], t >> (5 * k), op, backoff);
+    } else {
+      before = run_sum(tr.level[k], t >> (5 * k), op, backoff);
+    }
     if (lane == 0) level_sums[k] = before;
     if (k == 0) {
       T v = op(before, aggregate);  // level-0 run up to and including this tile
@@ -372,7 +441,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ std::int64_t tile_id;
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
-  if (prefetch) prefetch_guessed_tile(in, n, tile_items);
+  if constexpr (tuning_for<sizeof(T)>().prefetch_up_to_tiles > 0) {  // (compiled only where tuned on)
+    if (prefetch) prefetch_guessed_tile(in, n, tile_items);
+  }
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
@@ -482,7 +553,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
-  if (prefetch) prefetch_guessed_tile(in, n, tile_items);
+  if constexpr (tuning_for<sizeof(T)>().prefetch_up_to_tiles > 0) {  // (compiled only where tuned on)
+    if (prefetch) prefetch_guessed_tile(in, n, tile_items);
+  }
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
@@ -538,7 +611,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 3. Look back.
   if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
-  look_back(tr, t, aggregate, op, backoff, level_sums);
+  look_back<true>(tr, t, aggregate, op, backoff, level_sums);
   __syncthreads();
   const T tile_prefix = tile_prefix_of(tr, level_sums, init, op);
   if (threadIdx.x == 0 && total && begin + tile_items >= n) *total = op(tile_prefix, aggregate);
@@ -738,6 +811,15 @@ void allow_shared_bytes(Kernel* kernel, int bytes) {
   allow_dynamic_shared_memory(kernel, static_cast<std::size_t>(bytes));
 }
 
+/// Whether a launch of `tiles` tiles reads level 1 from the aggregates (runs_before): two levels
+/// and at most runs_before_max_tiles tiles, unless SCANKIT_LOOKBACK_LEVEL1_FROM_AGGREGATES=0
+/// (for tuning runs and the tests of the other path).
+template <class T>
+bool level1_from_aggregates(const tree<T>& tr, std::int64_t tiles) {
+  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_LEVEL1_FROM_AGGREGATES", 0, 1);
+  return from_env.value_or(1) != 0 && tr.levels == 2 && tiles <= runs_before_max_tiles;
+}
+
 /// Clears the tree for `tiles` tiles and checks the grid fits one launch.
 template <class T>
 unsigned long long* prepare_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
@@ -782,6 +864,7 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   const std::int64_t tiles = ceil_div(n, tile_items);
   tree<T> tr;
   unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
+  tr.level1_from_aggregates = level1_from_aggregates(tr, tiles);
   const int smem = blocked_layout<KV>::bytes(block);
   auto* kernel = block == tu.block_size ? blocked_kernel<KV, tu.block_size, tu.min_blocks_per_sm, T, Op>
                                         : blocked_kernel<KV, 1024, 1, T, Op>;

@@ -73,9 +73,11 @@ void run_level(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T ini
   T* sums = ws.take<T>(tiles);
   reduce_tiles_kernel<R, V, Vec><<<static_cast<unsigned>(tiles), block, 0, s>>>(in, n, op, sums);
   SCANKIT_LAUNCH_CHECK("reduce_tiles_kernel");
-  // The tile sums live in the (aligned) workspace, so their scan can use vectors if T allows.
-  constexpr int VS = tile::vector_items<T>();
-  run_level<VS, (VS > 1)>(sums, sums, tiles, op, scan_kind::exclusive, init, d_total, ws, block, s);
+  // The tile sums live in the workspace: their scan uses vectors where it is 16-byte aligned
+  // (cudaMalloc's is; a caller's offset pointer need not be).
+  tile::dispatch_vector_path<T>(sums, sums, [&]<int VS, bool VecS>() {
+    run_level<VS, VecS>(sums, sums, tiles, op, scan_kind::exclusive, init, d_total, ws, block, s);
+  });
   rescan_tiles_kernel<R, V, Vec><<<static_cast<unsigned>(tiles), block, 0, s>>>(in, out, n, op, exclusive, sums);
   SCANKIT_LAUNCH_CHECK("rescan_tiles_kernel");
 }
