@@ -81,7 +81,9 @@ std::string lookback_tuning_description(std::size_t item_bytes);
 ///   init:        carry-in, combined before the first item (op(init, x0)); pass op.identity()
 ///                for none. An exclusive scan writes init at position 0.
 ///   d_total:     optional device pointer that receives the carry-out op(init, x0, ..., xn-1).
-///   d_workspace: at least scan_workspace_bytes(n, sizeof(T), cfg) bytes of device memory.
+///   d_workspace: at least scan_workspace_bytes(n, sizeof(T), cfg) bytes of device memory,
+///                16-byte aligned, as cudaMalloc's (256-byte aligned) pointers are: the
+///                look-back's status words are read as aligned 8-byte words. Not checked.
 /// Arguments are checked before anything is launched; a failure throws and leaves d_in intact.
 template <class Op>
 void scan(const value_t<Op>* d_in, value_t<Op>* d_out, std::int64_t n, Op op, scan_kind kind,
