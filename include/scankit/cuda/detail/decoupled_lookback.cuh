@@ -221,6 +221,15 @@ struct level_status {
 #pragma unroll
     for (int k = 0; k < W; ++k) store_relaxed(words + i * W + k, (1ull << 32) | bits[k]);
   }
+  /// The value in an entry's words (once every word has its bit).
+  __device__ static T value(const unsigned long long (&w)[W]) {
+    unsigned bits[W];
+#pragma unroll
+    for (int k = 0; k < W; ++k) bits[k] = static_cast<unsigned>(w[k]);
+    T v;
+    memcpy(&v, bits, sizeof(T));
+    return v;
+  }
   __device__ bool try_read(std::int64_t i, T& v) const {
     unsigned long long w[W];
 #pragma unroll
@@ -301,15 +310,22 @@ unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaS
   return counter;
 }
 
-/// The guess prefetch of the striped and blocked kernels: thread 0 asks L2 for the tile of
-/// `tile_items` items numbered blockIdx.x, the id the block is most likely to get from the
-/// counter when the launch is one wave. A hint only: it reads nothing the clearing writes, and
-/// L2 is where global memory is coherent, so it may run before wait_for_previous_grid().
+/// The guess prefetch of the striped and blocked kernels (where the launch asks for it): thread
+/// 0 asks L2 for the tile of `tile_items` items numbered blockIdx.x, the id the block is most
+/// likely to get from the counter when the launch is one wave. A hint only: it reads nothing the
+/// clearing writes, and L2 is where global memory is coherent, so it may run before
+/// wait_for_previous_grid(). Compiled only for item sizes whose tuning turns it on.
 template <class T>
-__device__ __forceinline__ void prefetch_guessed_tile(const T* in, std::int64_t n, std::int64_t tile_items) {
-  const std::int64_t first = blockIdx.x * tile_items;
-  if (threadIdx.x == 0 && first < n)
-    prefetch_l2(in + first, static_cast<std::size_t>(n - first < tile_items ? n - first : tile_items) * sizeof(T));
+__device__ __forceinline__ void prefetch_guessed_tile(bool prefetch, const T* in, std::int64_t n,
+                                                      std::int64_t tile_items) {
+  if constexpr (tuning_for<sizeof(T)>().prefetch_up_to_tiles > 0) {
+    if (!prefetch) return;
+    const std::int64_t first = blockIdx.x * tile_items;
+    if (threadIdx.x == 0 && first < n)
+      prefetch_l2(in + first, static_cast<std::size_t>(n - first < tile_items ? n - first : tile_items) * sizeof(T));
+  } else {
+    (void)prefetch, (void)in, (void)n, (void)tile_items;
+  }
 }
 
 /// Waits for entry i of a level and returns it.
@@ -368,18 +384,10 @@ __device__ __forceinline__ T runs_before(const level_status<T>& level0, std::int
     }
     if (pending != 0) __nanosleep(backoff);
   }
-  auto entry = [&](int i) {
-    unsigned bits[W];
-#pragma unroll
-    for (int k = 0; k < W; ++k) bits[k] = static_cast<unsigned>(w[i][k]);
-    T x;
-    memcpy(&x, bits, sizeof(T));
-    return x;
-  };
-  T v = entry(0);
+  T v = level_status<T>::value(w[0]);
 #pragma unroll
   for (int i = 1; i < max_runs; ++i)
-    if (i < r) v = op(v, entry(i));
+    if (i < r) v = op(v, level_status<T>::value(w[i]));
   return warp_reduce(v, op);
 }
 
@@ -441,9 +449,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ std::int64_t tile_id;
   const std::int64_t B = blockDim.x;
   const std::int64_t tile_items = R * B * V;
-  if constexpr (tuning_for<sizeof(T)>().prefetch_up_to_tiles > 0) {  // (compiled only where tuned on)
-    if (prefetch) prefetch_guessed_tile(in, n, tile_items);
-  }
+  prefetch_guessed_tile(prefetch, in, n, tile_items);
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
@@ -553,9 +559,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   __shared__ std::int64_t tile_id;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
-  if constexpr (tuning_for<sizeof(T)>().prefetch_up_to_tiles > 0) {  // (compiled only where tuned on)
-    if (prefetch) prefetch_guessed_tile(in, n, tile_items);
-  }
+  prefetch_guessed_tile(prefetch, in, n, tile_items);
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
   if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
