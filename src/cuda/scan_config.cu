@@ -121,7 +121,8 @@ static std::string describe_lookback_tuning() {
       constexpr auto sh = dl::specialized_shape_for<ItemBytes>();
       specialized = "from " + std::to_string(dl::specialized_from_items(sh.from_items)) +
                     " items on Hopper, warp-specialized persistent tiles of " + std::to_string(sh.consumers) +
-                    " consumer threads + 1 producer warp x " + std::to_string(sh.vectors_per_thread) +
+                    " consumer threads + " + std::to_string(sh.producers) +
+                    (sh.producers == 1 ? " producer warp" : " producer warps") + " x " + std::to_string(sh.vectors_per_thread) +
                     " 16-byte vectors = " + std::to_string(sh.consumers * sh.vectors_per_thread * v) + " items, " +
                     std::to_string(sh.stages) + " bulk-copy buffers per block, " +
                     std::to_string(sh.min_blocks_per_sm) + " blocks per SM; below, ";

@@ -135,8 +135,8 @@ struct pinned_array {
 
 /// The tile sizes that scankit::test::test_sizes builds its boundaries around, the
 /// warp-specialized tile's among them: it takes every size when
-/// SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once. (2,816 and
-/// 5,632 since session 18; 6,656 and 9,216 before.)
+/// SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once. (9,216 and
+/// 2,816 since session 19; 2,816 and 5,632 in session 18; 6,656 and 9,216 before.)
 namespace scan_tiles {
 namespace dl = scankit::cuda::detail::decoupled_lookback;
 constexpr auto four = dl::specialized_shape_for<4>(), eight = dl::specialized_shape_for<8>();

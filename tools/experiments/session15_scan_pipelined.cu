@@ -728,7 +728,7 @@ void run_library_kernel(context<T>& c, bool pdl, int reps) {
   unsigned long long* counter;
   const std::size_t bytes = make_tree(c, tiles, tr, counter);
   const int smem = STAGES * B * KV * 16;
-  auto kern = dl::specialized_kernel<B, KV, STAGES, MinBlocks, T, Op>;
+  auto kern = dl::specialized_kernel<B, KV, STAGES, MinBlocks, 1, T, Op>;  // one producer warp
   CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   int per_sm = 0, sms = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B + 32, smem));

@@ -80,7 +80,7 @@ void specialized(context<T>& c) {
   const std::int64_t tile_items = std::int64_t{B} * KV * V;
   const std::int64_t tiles = sd::ceil_div(c.n, tile_items);
   if (tiles <= 1 || dl::levels_for(tiles) > B / 32) return;
-  auto* kernel = dl::specialized_kernel<B, KV, S, MinBlocks, T, Op>;
+  auto* kernel = dl::specialized_kernel<B, KV, S, MinBlocks, 1, T, Op>;  // one producer warp (the library before session 19)
   const int smem = S * B * KV * 16;
   dl::allow_shared_bytes(kernel, smem);
   int per_sm = 0, sms = 0;

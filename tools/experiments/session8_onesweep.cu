@@ -220,8 +220,57 @@ void pairs64_session9(context<std::uint64_t>& c, int reps) {
   run_shape<v4, radix::onesweep_shape{384, 16, 2, true}>(c, "early (library now), again", reps);
 }
 
+// Session 19: 4-byte pairs at 3 and 4 blocks per SM (only 2 per SM had been tried staged
+// early; session 12's Nsight Compute had the 384 x 28 pairs kernel at 37.5% occupancy, waiting
+// on barriers, memory and the store queue, about 40% SM busy).
+void pairs_session19(context<unsigned>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{256, 16, 4, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{256, 20, 4, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{256, 24, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{256, 28, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 16, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 18, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 14, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 32, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now), again", reps);
+}
+
+// Session 19, round 3: round 2 (s19 above) had 384 x 32 at one block per SM beat the library's
+// 384 x 28 at two (1.042x against 1.022x CUB at 2^28): bigger tiles at one block per SM.
+void pairs_session19b(context<unsigned>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{384, 32, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 32, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 40, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{640, 32, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{768, 24, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{768, 28, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{1024, 16, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{1024, 20, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now), again", reps);
+}
+void pairs64_session19b(context<std::uint64_t>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 18, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{512, 20, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{640, 20, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{768, 16, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 18, 2, true}>(c, "early (library now), again", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "s19b") {
+    for (int lg : {28, 26, 24}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_session19b);
+    for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_session19b);
+    return 0;
+  }
+  if (round == "s19") {
+    for (int lg : {28, 24, 30}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_session19);
+    return 0;
+  }
   if (round == "s9") {
     for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_session9);
     return 0;

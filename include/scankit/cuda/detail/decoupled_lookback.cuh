@@ -128,7 +128,7 @@ inline unsigned first_delay_ns(unsigned tuned) {
 }
 
 /// The warp-specialized tile (specialized_kernel; Hopper only, 4- and 8-byte items, 16-byte
-/// aligned pointers, the default block size): `consumers` threads + one producer warp per
+/// aligned pointers, the default block size): `consumers` threads + `producers` warps per
 /// block, `stages` buffers of consumers x `vectors_per_thread` 16-byte vectors, compiled for
 /// `min_blocks_per_sm` blocks per SM.
 /// How session 15 chose its shapes (H100, session 15, tools/experiments/session15_scan_pipelined.cu, one
@@ -156,6 +156,7 @@ struct specialized_shape {
   int vectors_per_thread;
   int stages;
   int min_blocks_per_sm;
+  int producers;  // producer warps per block
   std::int64_t from_items;
 };
 /// Session 18 (tools/experiments/session18_scan_mid.cu, docs/results/session18-round{2,3}.log,
@@ -175,10 +176,25 @@ struct specialized_shape {
 ///   it drops to 0.90x): 1.05-1.13x at 2^21.6-2^23 (256 x 13 x 2 0.96-1.08x).
 /// - Four levels of 32 (one consumer warp each) cover 2^20 tiles: 5.9e9 4-byte or 2.9e9 8-byte
 ///   items. Larger inputs take the blocked tile (launch_specialized declines).
+/// Session 19 (tools/experiments/session18_scan_ahead.cu, mode "producers", docs/results/
+/// session19-round1.log): for 4-byte items, 256 consumers x 9 vectors x 3 buffers at two blocks
+/// per SM with *two* producer warps, each totalling half the rows, reached 96.2-96.7% of the
+/// copy at 2^26-2^30 (int32 1.181-1.186x CUB, float 1.173-1.180x) against 94.8-95.1% for
+/// 128 x 11 x 3 with one producer (1.156-1.166x); 128 x 11 x 3 with two or four producers
+/// tied with one. Session 18's trace of 128 x 11 x 3 (same log) had its producer's period at
+/// 5.2 us, of which 2.9 us (mean) totalling rows. 8-byte items gained nothing (256 x 13 x 2
+/// with four producers 1.066x against 1.061x at 2^28, 1.116x against 1.113x for double) and keep
+/// the one-producer tile, whose code is unchanged (the same PTX as before).
+/// - Eight consumer warps allow eight levels, far beyond any input.
+/// - from_items (session19-round2.log, the tile always against never, 21 runs per row, int32 /
+///   float): 2^21 1.01x / 1.00x CUB against 1.05x / 1.06x; 2^22 1.16x / 1.12x against 1.21x /
+///   1.20x; 2^22.5 1.16x / 1.14x against 1.00x / 1.01x (the striped tile's 724 tiles of 8,192
+///   items are more than the 528 resident blocks); 2^23 1.21x / 1.26x against 1.02x / 1.03x. So
+///   4-byte items take it above 2^22 (it started at 2^23 before, which left 2^22-2^23 at 1.00x).
 template <std::size_t ItemBytes>
 constexpr specialized_shape specialized_shape_for() {
-  if constexpr (ItemBytes == 4) return {128, 11, 3, 3, std::int64_t{1} << 23};
-  else return {128, 11, 3, 3, (std::int64_t{1} << 21) + 1};
+  if constexpr (ItemBytes == 4) return {256, 9, 3, 2, 2, (std::int64_t{1} << 22) + 1};
+  else return {128, 11, 3, 3, 1, (std::int64_t{1} << 21) + 1};
 }
 
 /// Where the warp-specialized tile starts: the shape's from_items, or the environment variable
@@ -649,7 +665,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 ///     consumers are done with the buffer and stores the tile that was scanned in it with one
 ///     bulk copy, takes the next tile id, loads that tile with a bulk copy, and as soon as it
 ///     lands computes the exclusive prefix of each thread row, publishes the tile's aggregate
-///     and hands the buffer to the consumers.
+///     and hands the buffer to the consumers. With `Producers` > 1 warps (session 19), the
+///     first of them stores, takes the id and loads; every one of them totals its share of the
+///     rows, and they combine their totals through shared memory (in warp order, so that a
+///     non-commutative operator keeps its order) before the hand-over.
 ///   - The consumers (warps 0 .. Consumers/32 - 1), for each buffer in the same order: look
 ///     back for the tile's prefix (decoupled_lookback's radix-32 tree) and scan their rows in
 ///     place from it.
@@ -664,8 +683,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 /// its look-back needs only smaller ids, which are done.
 /// KV is odd, so the eight lanes of a quarter warp reading vector c of their rows (stride KV
 /// vectors) hit eight different bank groups without padding, which a bulk copy cannot add.
-template <int Consumers, int KV, int Stages, int MinBlocks, class T, class Op>
-__global__ void __launch_bounds__(Consumers + 32, MinBlocks)
+template <int Consumers, int KV, int Stages, int MinBlocks, int Producers, class T, class Op>
+__global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
     specialized_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, Op op, bool exclusive, T init,
                        T* total, const __grid_constant__ tree<T> tr, unsigned long long* tile_counter,
                        unsigned backoff) {
@@ -673,7 +692,9 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
   constexpr std::int64_t tile_items = std::int64_t{Consumers} * KV * V;
   constexpr unsigned tile_bytes = Consumers * KV * 16;
   constexpr int consumer_warps = Consumers / 32;
+  constexpr int groups = consumer_warps / Producers;  // 32-row groups per producer warp
   static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0);
+  static_assert(Producers >= 1 && consumer_warps % Producers == 0);
   // Stages tiles of Consumers * KV vectors. 128-byte aligned: with only the 16 bytes bulk
   // copies require, the int32 tile ran 15% slower (docs/results/session15-round{8,9}.log).
   extern __shared__ __align__(128) uint4 buffers[];
@@ -681,8 +702,10 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
   // scanned: every consumer is done with the buffer (its tile scanned in place).
   __shared__ std::uint64_t loaded[Stages], ready[Stages], scanned[Stages];
   __shared__ std::int64_t buffer_tile[Stages];
+  __shared__ std::int64_t issued_tile[Producers > 1 ? Stages : 1];  // the id, for producer warps 1..
   __shared__ T before_row[Stages][Consumers];
   __shared__ T buffer_aggregate[Stages];
+  __shared__ T producer_total[Stages][Producers];  // each producer warp's rows' total
   __shared__ T level_sums[2][max_levels];  // alternate tiles: one barrier per tile suffices
   const int tid = threadIdx.x, lane = tid & 31;
   auto buffer = [&](int s) { return buffers + s * Consumers * KV; };
@@ -690,7 +713,7 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
   if (tid == 0) {
     for (int s = 0; s < Stages; ++s) {
       bulk::barrier_init(&loaded[s], 1);
-      bulk::barrier_init(&ready[s], 1);
+      bulk::barrier_init(&ready[s], Producers == 1 ? 1 : 32 * Producers);
       bulk::barrier_init(&scanned[s], Consumers);
     }
     bulk::fence_barrier_init();
@@ -699,7 +722,10 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
   __syncthreads();
 
   if (tid >= Consumers) {
-    // The producer. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    // The producers. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
+    // Warp pw totals the rows of consumer warps pw * groups .. (pw + 1) * groups - 1.
+    const int pw = Producers == 1 ? 0 : (tid - Consumers) >> 5;
+    const int ptid = Producers == 1 ? lane : tid - Consumers;  // (lane: what the one-producer kernel compiled with)
     auto store_scanned = [&](int j) {  // the tile of use j, once scanned (a partial one is stored by the consumers)
       const int s = j % Stages;
       bulk::wait(&scanned[s], (j / Stages) & 1);
@@ -713,28 +739,57 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
     int j = 0;
     for (;; ++j) {
       const int s = j % Stages;
-      if (j >= Stages) store_scanned(j - Stages);
       std::int64_t t = 0;
-      if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
-      t = __shfl_sync(0xffffffffu, t, 0);
+      if constexpr (Producers == 1) {
+        if (j >= Stages) store_scanned(j - Stages);
+        if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+        t = __shfl_sync(0xffffffffu, t, 0);
+      } else {
+        // Warp 0 stores, takes the id and loads; `loaded` completes once per use (with the
+        // bytes of a whole tile, else with a plain arrive) so that every producer warp can
+        // wait on it for the id.
+        if (pw == 0) {
+          if (j >= Stages) store_scanned(j - Stages);
+          if (lane == 0) {
+            const auto id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+            issued_tile[s] = id;
+            if (id < tiles && whole(id)) {
+              bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
+              bulk::load(buffer(s), in + id * tile_items, tile_bytes, &loaded[s]);
+            } else {
+              bulk::arrive(&loaded[s]);
+            }
+          }
+        }
+        bulk::wait(&loaded[s], (j / Stages) & 1);
+        t = issued_tile[s];
+        // The consumers of this buffer's previous use are done with before_row[s] (warp 0
+        // waited for that before refilling the buffer; waiting here says so to racecheck too).
+        if (t < tiles && pw != 0 && j >= Stages) bulk::wait(&scanned[s], ((j - Stages) / Stages) & 1);
+      }
       if (t < tiles) {
         const std::int64_t begin = t * tile_items;
         if (whole(t)) {
-          if (lane == 0) {
-            bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
-            bulk::load(buffer(s), in + begin, tile_bytes, &loaded[s]);
+          if constexpr (Producers == 1) {  // (with more, warp 0 issued the load above)
+            if (lane == 0) {
+              bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
+              bulk::load(buffer(s), in + begin, tile_bytes, &loaded[s]);
+            }
+            bulk::wait(&loaded[s], (j / Stages) & 1);
           }
-          bulk::wait(&loaded[s], (j / Stages) & 1);
         } else {  // the last tile, partial: items past the end are the identity
           T* items = reinterpret_cast<T*>(buffer(s));
-          for (std::int64_t i = lane; i < tile_items; i += 32) items[i] = begin + i < n ? in[begin + i] : op.identity();
-          __syncwarp();
+          for (std::int64_t i = ptid; i < tile_items; i += 32 * Producers) items[i] = begin + i < n ? in[begin + i] : op.identity();
+          if constexpr (Producers == 1) __syncwarp();
+          else sync_named(2, 32 * Producers);
         }
-        // Row totals (lane l takes rows l, l + 32, ...), then the rows' exclusive prefixes in
-        // order, 32 rows per warp scan.
+        // Row totals (lane l of warp pw takes rows (pw * groups + g) * 32 + l), then the rows'
+        // exclusive prefixes in order, 32 rows per warp scan.
+        [[maybe_unused]] T local[groups];
         T carry = op.identity();
 #pragma unroll
-        for (int i = 0; i < consumer_warps; ++i) {
+        for (int g = 0; g < groups; ++g) {
+          const int i = pw * groups + g;
           const uint4* row = buffer(s) + (i * 32 + lane) * KV;
           T row_total = op.identity();
 #pragma unroll
@@ -746,25 +801,52 @@ __global__ void __launch_bounds__(Consumers + 32, MinBlocks)
           }
           const T inclusive = warp_inclusive_scan(row_total, op);
           const T before_in_warp = shfl_up(inclusive, 1);
-          before_row[s][i * 32 + lane] = lane == 0 ? carry : op(carry, before_in_warp);
+          const T before = lane == 0 ? carry : op(carry, before_in_warp);
+          if constexpr (Producers == 1) before_row[s][i * 32 + lane] = before;
+          else local[g] = before;
           carry = op(carry, shfl_idx(inclusive, 31));
         }
-        if (lane == 0) {
-          buffer_aggregate[s] = carry;
-          if (tr.levels > 0) tr.level[0].publish(t, carry);
+        T aggregate = carry;
+        if constexpr (Producers > 1) {
+          // Each warp's rows start after the totals of the warps before it (combined on the
+          // left, so a non-commutative operator keeps its order).
+          if (lane == 0) producer_total[s][pw] = carry;
+          sync_named(3, 32 * Producers);
+          T offset = op.identity();
+          aggregate = op.identity();
+#pragma unroll
+          for (int q = 0; q < Producers; ++q) {
+            const T x = producer_total[s][q];
+            if (q < pw) offset = op(offset, x);
+            aggregate = op(aggregate, x);
+          }
+#pragma unroll
+          for (int g = 0; g < groups; ++g) before_row[s][(pw * groups + g) * 32 + lane] = op(offset, local[g]);
+        }
+        if (pw == 0 && lane == 0) {
+          buffer_aggregate[s] = aggregate;
+          if (tr.levels > 0) tr.level[0].publish(t, aggregate);
         }
       }
-      if (lane == 0) {
-        buffer_tile[s] = t;
+      if constexpr (Producers == 1) {
+        if (lane == 0) {
+          buffer_tile[s] = t;
+          bulk::arrive(&ready[s]);
+        }
+      } else {
+        // Every producer thread arrives (one arrive per warp after a __syncwarp drew racecheck
+        // hazards in the compaction's counting warps).
+        if (pw == 0 && lane == 0) buffer_tile[s] = t;
         bulk::arrive(&ready[s]);
       }
       if (t >= tiles) break;  // the consumers stop at this use too
     }
-    for (int k = j - Stages + 1 < 0 ? 0 : j - Stages + 1; k < j; ++k) store_scanned(k);
-    if (lane == 0) bulk::wait_all();
+    if (pw == 0) {
+      for (int k = j - Stages + 1 < 0 ? 0 : j - Stages + 1; k < j; ++k) store_scanned(k);
+      if (lane == 0) bulk::wait_all();
+    }
     return;
   }
-
   // The consumers.
   for (int j = 0;; ++j) {
     const int s = j % Stages;
@@ -889,17 +971,18 @@ bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind ki
   const std::int64_t tile_items = std::int64_t{B} * KV * tile::vector_items<T>();
   const std::int64_t tiles = ceil_div(n, tile_items);
   if (tiles <= 1 || levels_for(tiles) > B / 32 || !device_has_bulk_copy()) return false;
-  auto* kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, T, Op>;
+  constexpr int threads = B + 32 * sh.producers;
+  auto* kernel = specialized_kernel<B, KV, S, sh.min_blocks_per_sm, sh.producers, T, Op>;
   const int smem = S * B * KV * 16;
   if (!fits_shared_memory(kernel, static_cast<std::size_t>(smem))) return false;
   allow_shared_bytes(kernel, smem);
   int per_sm = 0;
-  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B + 32, smem));
+  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
   if (per_sm == 0) return false;
   const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * device_sm_count());
   tree<T> tr;
   unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
-  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), B + 32, smem, s, in, out, n,
+  launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), threads, smem, s, in, out, n,
                tiles, op, kind == scan_kind::exclusive, init, d_total, tr, counter, tuning_of<T>().backoff_ns);
   return true;
 }
