@@ -17,10 +17,18 @@ std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::siz
 }
 
 std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
-  const auto t = detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind);
-  return "onesweep tile " + std::to_string(t.block) + " threads x " + std::to_string(t.items) + " keys = " +
-         std::to_string(t.tile()) + " keys, register budget for " + std::to_string(t.min_blocks) +
-         " blocks per SM, keys staged in shared memory " + (t.stage_early ? "as they are ranked" : "after the look-back");
+  const auto describe = [](const detail::radix::onesweep_shape& t) {
+    return "onesweep tile " + std::to_string(t.block) + " threads x " + std::to_string(t.items) + " keys = " +
+           std::to_string(t.tile()) + " keys, register budget for " + std::to_string(t.min_blocks) +
+           (t.min_blocks == 1 ? " block" : " blocks") + " per SM, keys staged in shared memory " +
+           (t.stage_early ? "as they are ranked" : "after the look-back");
+  };
+  std::string text = describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
+  const auto large = detail::radix::onesweep_large_shape_for(key_bytes, value_bytes);
+  if (large.shape.block > 0)
+    text += "; from " + std::to_string(detail::radix::onesweep_large_from(large.from_items)) + " keys, " +
+            describe(large.shape);
+  return text;
 }
 
 }  // namespace scankit::cuda

@@ -85,6 +85,14 @@ std::int64_t onesweep_tile(std::size_t value_bytes) {
   return cuda::detail::radix::onesweep_shape_for(sizeof(K), value_bytes, radix_traits<K>::kind).tile();
 }
 
+/// onesweep's tile for large inputs with values of `value_bytes` (session 19; the small tile
+/// where there is none). SCANKIT_ONESWEEP_LARGE_FROM=0 makes every size take it.
+template <class K>
+std::int64_t onesweep_large_tile(std::size_t value_bytes) {
+  const auto large = cuda::detail::radix::onesweep_large_shape_for(sizeof(K), value_bytes);
+  return large.shape.block > 0 ? large.shape.tile() : onesweep_tile<K>(value_bytes);
+}
+
 template <class K>
 std::vector<std::int64_t> sizes_for() {
   // The other kernels' tiles are 2048 (16-byte values) or 4096 keys; onesweep's single-block
@@ -92,7 +100,7 @@ std::vector<std::int64_t> sizes_for() {
   // depends on the key and value sizes.
   return test_sizes({2048, 4096, cuda::detail::radix::small_sort_limit(sizeof(K), 0),
                      cuda::detail::radix::small_sort_limit(sizeof(K), 8), onesweep_tile<K>(0), onesweep_tile<K>(4),
-                     onesweep_tile<K>(8)},
+                     onesweep_tile<K>(8), onesweep_large_tile<K>(4), onesweep_large_tile<K>(8)},
                     quick() ? 40000 : 1000000,
                     quick() ? 1 : 2, quick() ? 70000 : 1100000);
 }

@@ -26,6 +26,10 @@
 
 namespace radix = scankit::cuda::detail::radix;
 
+__global__ void fill_index64(unsigned long long* v, std::int64_t n) {  // session 19: 8-byte values
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
+    v[i] = static_cast<unsigned long long>(i) * 0x9e3779b97f4a7c15ull;
+}
 __global__ void fill_index(unsigned* v, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
     v[i] = static_cast<unsigned>(i);
@@ -44,7 +48,8 @@ struct context {
   std::int64_t n;
   bool pairs;
   K *keys_in, *keys_out, *keys_ref;
-  unsigned *vals_in, *vals_out, *vals_ref;
+  unsigned *vals_in, *vals_out, *vals_ref;  // 8 bytes per key allocated (value_bytes used)
+  int value_bytes = 4;
   char* ws;
   std::size_t ws_bytes;
   unsigned long long* bad;
@@ -53,9 +58,9 @@ struct context {
 };
 
 template <class C, class K>
-unsigned long long mismatches(C& c, const K* a, const K* b) {
+unsigned long long mismatches(C& c, const K* a, const K* b, std::int64_t words = -1) {
   CK(cudaMemset(c.bad, 0, 8));
-  count_mismatch<<<1024, 256>>>(a, b, c.n, c.bad);
+  count_mismatch<<<1024, 256>>>(a, b, words < 0 ? c.n : words, c.bad);
   CK(cudaGetLastError());
   unsigned long long m = 0;
   CK(cudaMemcpy(&m, c.bad, 8, cudaMemcpyDeviceToHost));
@@ -72,8 +77,9 @@ void run_shape(C& c, const char* label, int reps) {
   buf.keys[0] = c.keys_in;
   buf.keys[1] = c.keys_out;
   if constexpr (radix::has_values<V>) {
-    buf.values[0] = c.vals_in;
-    buf.values[1] = c.vals_out;
+    static_assert(sizeof(V) == 4 || sizeof(V) == 8);
+    buf.values[0] = reinterpret_cast<V*>(c.vals_in);
+    buf.values[1] = reinterpret_cast<V*>(c.vals_out);
   }
   auto body = [&] {
     scankit::cuda::detail::arena ws(c.ws, c.ws_bytes);
@@ -91,7 +97,7 @@ void run_shape(C& c, const char* label, int reps) {
   int per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, Shape.block, smem));
   unsigned long long bad = mismatches(c, c.keys_out, c.keys_ref);
-  if (c.pairs) bad += mismatches(c, c.vals_out, c.vals_ref);
+  if (c.pairs) bad += mismatches(c, c.vals_out, c.vals_ref, c.n * c.value_bytes / 4);
   std::printf("  %-30s %3dx%-2d %3d regs %4d B local %5d B smem %d/SM (%5d keys/SM) %8.4f ms  %5.3fx CUB  %s\n", label,
               Shape.block, Shape.items, fa.numRegs, static_cast<int>(fa.localSizeBytes), smem, per_sm,
               per_sm * Shape.block * Shape.items, ms, c.cub_ms / ms, bad ? "WRONG" : "ok");
@@ -99,27 +105,33 @@ void run_shape(C& c, const char* label, int reps) {
 }
 
 template <class K, class F>
-void with_context(std::int64_t n, bool pairs, F body) {
+void with_context(std::int64_t n, bool pairs, F body, int value_bytes = 4) {
   context<K> c;
   c.n = n;
   c.pairs = pairs;
+  c.value_bytes = value_bytes;
   const int reps = 9;
   CK(cudaMalloc(&c.keys_in, n * sizeof(K)));
   CK(cudaMalloc(&c.keys_out, n * sizeof(K)));
   CK(cudaMalloc(&c.keys_ref, n * sizeof(K)));
-  CK(cudaMalloc(&c.vals_in, n * 4));
-  CK(cudaMalloc(&c.vals_out, n * 4));
-  CK(cudaMalloc(&c.vals_ref, n * 4));
-  c.ws_bytes = static_cast<std::size_t>(n) * (sizeof(K) + 4) + (std::size_t{256} << 20);
+  CK(cudaMalloc(&c.vals_in, n * 8));
+  CK(cudaMalloc(&c.vals_out, n * 8));
+  CK(cudaMalloc(&c.vals_ref, n * 8));
+  c.ws_bytes = static_cast<std::size_t>(n) * (sizeof(K) + 8) + (std::size_t{256} << 20);
   CK(cudaMalloc(&c.ws, c.ws_bytes));
   CK(cudaMalloc(&c.bad, 8));
   fill_keys<<<1024, 256>>>(c.keys_in, n, 777u);
-  fill_index<<<1024, 256>>>(c.vals_in, n);
+  if (value_bytes == 8) fill_index64<<<1024, 256>>>(reinterpret_cast<unsigned long long*>(c.vals_in), n);
+  else fill_index<<<1024, 256>>>(c.vals_in, n);
   CK(cudaGetLastError());
   std::size_t cub_bytes = 0;
   void* cub_ws = nullptr;
   auto cub_call = [&](void* w) {
-    if (pairs)
+    using u64 = unsigned long long;
+    if (pairs && value_bytes == 8)
+      CK(cub::DeviceRadixSort::SortPairs(w, cub_bytes, c.keys_in, c.keys_ref, reinterpret_cast<u64*>(c.vals_in),
+                                         reinterpret_cast<u64*>(c.vals_ref), n));
+    else if (pairs)
       CK(cub::DeviceRadixSort::SortPairs(w, cub_bytes, c.keys_in, c.keys_ref, c.vals_in, c.vals_ref, n));
     else
       CK(cub::DeviceRadixSort::SortKeys(w, cub_bytes, c.keys_in, c.keys_ref, n));
@@ -128,7 +140,7 @@ void with_context(std::int64_t n, bool pairs, F body) {
   CK(cudaMalloc(&cub_ws, cub_bytes));
   c.cub_ms = c.tm.median_ms([&] { cub_call(cub_ws); }, reps);
   std::printf("\nn = 2^%.2f uint%d %s: CUB %.4f ms\n", std::log2(double(n)), static_cast<int>(8 * sizeof(K)),
-              pairs ? "keys + uint32 values" : "keys",
+              !pairs ? "keys" : value_bytes == 8 ? "keys + uint64 values" : "keys + uint32 values",
               c.cub_ms);
   body(c, reps);
   CK(cudaFree(cub_ws));
@@ -260,8 +272,72 @@ void pairs64_session19b(context<std::uint64_t>& c, int reps) {
   run_shape<v4, radix::onesweep_shape{384, 18, 2, true}>(c, "early (library now), again", reps);
 }
 
+// Session 19, round 4: 8-byte values (the library: 4-byte keys 512 x 13 at 2 blocks per SM,
+// 8-byte keys 384 x 12 staged late), bigger tiles at one block per SM; and 4-byte pairs at mid
+// sizes, where one block of 20,480 keys per SM leaves SMs idle.
+using v8 = unsigned long long;
+void pairs_v8_session19(context<unsigned>& c, int reps) {
+  run_shape<v8, radix::onesweep_shape{512, 13, 2, true}>(c, "early (library now)", reps);
+  run_shape<v8, radix::onesweep_shape{512, 24, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{512, 28, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{640, 20, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{768, 16, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{512, 13, 2, true}>(c, "early (library now), again", reps);
+}
+void pairs64_v8_session19(context<std::uint64_t>& c, int reps) {
+  run_shape<v8, radix::onesweep_shape{384, 12, 2}>(c, "late (library now)", reps);
+  run_shape<v8, radix::onesweep_shape{512, 16, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{512, 20, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{640, 16, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{768, 12, 1, true}>(c, "early", reps);
+  run_shape<v8, radix::onesweep_shape{384, 12, 2}>(c, "late (library now), again", reps);
+}
+void pairs_mid_session19(context<unsigned>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{512, 40, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{640, 32, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now), again", reps);
+}
+void pairs64_mid_session19(context<std::uint64_t>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 18, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{640, 20, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 18, 2, true}>(c, "early (library now), again", reps);
+}
+
+// Session 19, round 6: do keys alone gain from bigger tiles too? (The keys kernel was bound
+// by its integer pipe in session 12, unlike pairs.)
+void keys_session19(context<unsigned>& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{512, 22, 3, true}>(c, "early (library now)", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 32, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 40, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{768, 24, 2, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 40, 1, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{1024, 24, 1, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 22, 3, true}>(c, "early (library now), again", reps);
+}
+void keys64_session19(context<std::uint64_t>& c, int reps) {
+  run_shape<no_v, radix::onesweep_shape{512, 18, 2, true}>(c, "early (library now)", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 28, 1, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{768, 20, 1, true}>(c, "early", reps);
+  run_shape<no_v, radix::onesweep_shape{512, 18, 2, true}>(c, "early (library now), again", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "s19d") {
+    for (int lg : {28, 30, 24}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_session19);
+    for (int lg : {28, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, false, keys64_session19);
+    return 0;
+  }
+  if (round == "s19c") {
+    for (int lg : {28, 24}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_v8_session19, 8);
+    for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_v8_session19, 8);
+    for (int lg : {16, 18, 20, 21, 22, 23, 25, 27, 29})
+      with_context<unsigned>(std::int64_t{1} << lg, true, pairs_mid_session19);
+    for (int lg : {16, 18, 20, 21, 22, 23, 25, 28}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_mid_session19);
+    return 0;
+  }
   if (round == "s19b") {
     for (int lg : {28, 26, 24}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_session19b);
     for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_session19b);

@@ -171,6 +171,15 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
     if (begin == 0 && end == 8) return run_counting_fill<Kind, U>(r, buf.keys[0], buf.keys[1], ws);
   constexpr onesweep_shape shape =
       onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0, Kind);
+  if constexpr (has_values<V>) {
+    constexpr onesweep_large_shape large = onesweep_large_shape_for(sizeof(U), sizeof(V));
+    if constexpr (large.shape.block > 0) {
+      if (r.n >= onesweep_large_from(large.from_items)) {
+        run_onesweep_shape<Kind, U, V, large.shape>(r, buf, begin, end, passes, in_place, ws);
+        return;
+      }
+    }
+  }
   run_onesweep_shape<Kind, U, V, shape>(r, buf, begin, end, passes, in_place, ws);
 }
 

@@ -215,6 +215,46 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   return {384, 28, 2, true};
 }
 
+/// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
+/// `from_items` keys (block 0: none; keys alone and 16-byte values keep onesweep_shape_for).
+/// tools/experiments/session8_onesweep.cu (docs/results/session19-round{2,3,4}.log, H100, one
+/// process with CUB on the same input, every output checked): only two blocks per SM had been
+/// tried staged early, and smaller tiles at three or four lost (4-byte pairs 0.73-0.88x CUB at
+/// 2^28). One block per SM with a bigger tile won wherever there are enough tiles to fill the
+/// SMs: fewer look-backs per key and longer runs of each digit in the scatter (a digit's run
+/// in a tile of 20,480 keys is about 80 keys, 320 bytes, against 168 bytes at 10,752).
+///   4-byte pairs, 512 x 40 (20,480 keys, 128 registers, 185 KiB): 2^28 1.125x CUB against
+///     1.018x (384 x 28 at 2/SM), 2^29 1.128x / 1.054x, 2^27 1.173x / 1.064x, 2^26 1.243x /
+///     1.175x, 2^25 1.072x / 1.037x, 2^24 1.141x / 1.115x; but 2^23 1.019x / 1.075x and
+///     0.86-0.92x / 1.16-1.23x at 2^16-2^18 (51 tiles or fewer on 132 SMs): from 2^24.
+///     (640 x 32, 768 x 28 and 1024 x 20 came within 1-3%; 384 x 32 at 1/SM lost.)
+///   4-byte keys, 8-byte values, 512 x 28 (14,336 keys): 2^28 1.138x against 0.978x (512 x 13
+///     at 2/SM), 2^24 1.134x against 0.99-1.10x (640 x 20 1.195x there, 1.115x at 2^28).
+///     Sizes between were not measured: from 2^24.
+///   8-byte keys, 4-byte values, 512 x 24 (12,288 keys): 2^28 1.127x against 1.007x (384 x 18
+///     at 2/SM), 2^27 1.125x / 0.990x, 2^20-2^25 1.04-1.17x against 0.99-1.11x; 2^16-2^18
+///     1.04-1.11x against 1.29-1.37x: from 2^20.
+///   8-byte keys, 8-byte values, 512 x 20 early (10,240 keys; staged late before, 384 x 12):
+///     2^27 1.137x against 0.955x, 2^24 1.242x against 1.12x: from 2^24.
+struct onesweep_large_shape {
+  onesweep_shape shape;
+  std::int64_t from_items;
+};
+constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
+  constexpr std::int64_t m = std::int64_t{1} << 20;
+  if (value_bytes != 4 && value_bytes != 8) return {{0, 0, 0}, 0};
+  if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 16 * m};
+  return value_bytes == 4 ? onesweep_large_shape{{512, 40, 1, true}, 16 * m} : onesweep_large_shape{{512, 28, 1, true}, 16 * m};
+}
+
+/// Where the large pairs tile starts: the shape's from_items, or SCANKIT_ONESWEEP_LARGE_FROM
+/// (keys; for tests and tuning runs: 0 always, a huge value never).
+inline std::int64_t onesweep_large_from(std::int64_t tuned) {
+  static const std::optional<std::int64_t> from_env =
+      env_integer("SCANKIT_ONESWEEP_LARGE_FROM", 0, std::numeric_limits<std::int64_t>::max());
+  return from_env.value_or(tuned);
+}
+
 /// The smallest onesweep tile for these sizes over every key kind (sizes the look-back state).
 constexpr std::int64_t onesweep_min_tile(std::size_t key_bytes, std::size_t value_bytes) {
   std::int64_t t = onesweep_shape_for(key_bytes, value_bytes, key_kind::unsigned_int).tile();
