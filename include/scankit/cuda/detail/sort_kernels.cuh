@@ -230,21 +230,26 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 ///     (640 x 32, 768 x 28 and 1024 x 20 came within 1-3%; 384 x 32 at 1/SM lost.)
 ///   4-byte keys, 8-byte values, 512 x 28 (14,336 keys): 2^28 1.138x against 0.978x (512 x 13
 ///     at 2/SM), 2^24 1.134x against 0.99-1.10x (640 x 20 1.195x there, 1.115x at 2^28).
-///     Sizes between were not measured: from 2^24.
 ///   8-byte keys, 4-byte values, 512 x 24 (12,288 keys): 2^28 1.127x against 1.007x (384 x 18
 ///     at 2/SM), 2^27 1.125x / 0.990x, 2^20-2^25 1.04-1.17x against 0.99-1.11x; 2^16-2^18
 ///     1.04-1.11x against 1.29-1.37x: from 2^20.
 ///   8-byte keys, 8-byte values, 512 x 20 early (10,240 keys; staged late before, 384 x 12):
-///     2^27 1.137x against 0.955x, 2^24 1.242x against 1.12x: from 2^24.
+///     2^27 1.137x against 0.955x, 2^24 1.242x against 1.12x.
 struct onesweep_large_shape {
   onesweep_shape shape;
   std::int64_t from_items;
 };
+/// The library itself, the large tile always against never (round 7, CUB in the same process):
+///   8-byte values from 2^22: 4-byte keys 1.06-1.08x against 0.99-1.02x at 2^22-2^23.5, 8-byte
+///     keys 1.05-1.08x against 0.99-1.03x.
+///   4-byte pairs stay below 2^24: 1.03x against 1.05-1.07x at 2^23-2^23.5.
+///   1- and 2-byte keys keep their tile (at 2^28 int8 1.05x against 1.07x, uint16 1.11x
+///     against 1.16x, int16 1.12x against 1.15x): their passes are fewer and lighter.
 constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr std::int64_t m = std::int64_t{1} << 20;
-  if (value_bytes != 4 && value_bytes != 8) return {{0, 0, 0}, 0};
-  if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 16 * m};
-  return value_bytes == 4 ? onesweep_large_shape{{512, 40, 1, true}, 16 * m} : onesweep_large_shape{{512, 28, 1, true}, 16 * m};
+  if ((value_bytes != 4 && value_bytes != 8) || key_bytes < 4) return {{0, 0, 0}, 0};
+  if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 4 * m};
+  return value_bytes == 4 ? onesweep_large_shape{{512, 40, 1, true}, 16 * m} : onesweep_large_shape{{512, 28, 1, true}, 4 * m};
 }
 
 /// Where the large pairs tile starts: the shape's from_items, or SCANKIT_ONESWEEP_LARGE_FROM
