@@ -191,10 +191,36 @@ std::vector<affine64> random_affine64(std::int64_t n) {
   return v;
 }
 
+/// A 4-byte item: affine maps modulo 2^16 under composition (not commutative). Four fill a
+/// 16-byte vector, as int32 does, so large inputs take the 4-byte warp-specialized tile, whose
+/// two producer warps combine their rows' totals in warp order (session 19).
+struct affine16 {
+  std::uint16_t a, b;
+  friend bool operator==(const affine16&, const affine16&) = default;
+};
+struct affine_compose16 {
+  using value_type = affine16;
+  SCANKIT_HD static constexpr affine16 identity() { return {1u, 0u}; }
+  SCANKIT_HD constexpr affine16 operator()(const affine16& f, const affine16& g) const {
+    // In 32 bits: uint16 operands would be promoted to int, and their products overflow it.
+    return {static_cast<std::uint16_t>(std::uint32_t{g.a} * f.a),
+            static_cast<std::uint16_t>(std::uint32_t{g.a} * f.b + g.b)};
+  }
+};
+static_assert(sizeof(affine16) == 4);
+
+std::vector<affine16> random_affine16(std::int64_t n) {
+  std::vector<affine16> v(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<std::uint32_t> d(0, 0xffff);
+  for (auto& x : v) x = {static_cast<std::uint16_t>(d(sk::test::rng()) | 1u), static_cast<std::uint16_t>(d(sk::test::rng()))};
+  return v;
+}
+
 template <class Op>
 const char* op_name() {
   if constexpr (requires { Op::name; }) return Op::name;
   else if constexpr (std::is_same_v<Op, affine_compose64>) return "affine64";
+  else if constexpr (std::is_same_v<Op, affine_compose16>) return "affine16";
   else return "affine";
 }
 
@@ -202,6 +228,7 @@ template <class Op>
 value_t<Op> random_init(Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(1)[0];
   else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(1)[0];
+  else if constexpr (std::is_same_v<Op, affine_compose16>) return random_affine16(1)[0];
   else return sk::test::random_values<value_t<Op>>(1, Op::name)[0];
 }
 
@@ -209,6 +236,7 @@ template <class Op>
 std::vector<value_t<Op>> random_input(std::int64_t n, Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(n);
   else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(n);
+  else if constexpr (std::is_same_v<Op, affine_compose16>) return random_affine16(n);
   else return sk::test::random_values<value_t<Op>>(n, Op::name);
 }
 
@@ -343,7 +371,10 @@ TEST_P(CudaScan, NonCommutativeAffine) {
   for (int block : {0, 32, 128, 1024}) {
     SCOPED_TRACE("block " + std::to_string(block));
     sweep(affine_compose{}, sizes, block);
+    sweep(affine_compose16{}, sizes, block);
   }
+  // 4-byte maps past 2^22, where the warp-specialized tile takes them by default.
+  if (!quick) sweep(affine_compose16{}, {(std::int64_t{1} << 22) + 9216 * 3 + 17}, 0);
 }
 
 // 16-byte items, non-commutative: sizes around the tile edges, and (full run) sizes past 2^21,

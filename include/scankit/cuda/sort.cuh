@@ -174,7 +174,12 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
   if constexpr (has_values<V>) {
     constexpr onesweep_large_shape large = onesweep_large_shape_for(sizeof(U), sizeof(V));
     if constexpr (large.shape.block > 0) {
-      if (r.n >= onesweep_large_from(large.from_items)) {
+      constexpr onesweep_shape sh = large.shape;
+      // 165-187 KiB of shared memory: a GPU with less per block (an A100 has 163 KiB) keeps the
+      // smaller tile instead of failing.
+      if (r.n >= onesweep_large_from(large.from_items) &&
+          fits_shared_memory(onesweep_kernel<Kind, U, V, sh.block, sh.items, sh.min_blocks, sh.stage_early>,
+                             sizeof(onesweep_storage<U, V, sh.block, sh.items, sh.stage_early>))) {
         run_onesweep_shape<Kind, U, V, large.shape>(r, buf, begin, end, passes, in_place, ws);
         return;
       }

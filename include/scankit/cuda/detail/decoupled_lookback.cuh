@@ -184,7 +184,8 @@ struct specialized_shape {
 /// tied with one. Session 18's trace of 128 x 11 x 3 (same log) had its producer's period at
 /// 5.2 us, of which 2.9 us (mean) totalling rows. 8-byte items gained nothing (256 x 13 x 2
 /// with four producers 1.066x against 1.061x at 2^28, 1.116x against 1.113x for double) and keep
-/// the one-producer tile, whose code is unchanged (the same PTX as before).
+/// the one-producer tile, whose code was unchanged (the same PTX as before) until every
+/// producer thread came to arrive on `ready` itself (the review of session 19).
 /// - Eight consumer warps allow eight levels, far beyond any input.
 /// - from_items (session19-round2.log, the tile always against never, 21 runs per row, int32 /
 ///   float): 2^21 1.01x / 1.00x CUB against 1.05x / 1.06x; 2^22 1.16x / 1.12x against 1.21x /
@@ -713,7 +714,7 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
   if (tid == 0) {
     for (int s = 0; s < Stages; ++s) {
       bulk::barrier_init(&loaded[s], 1);
-      bulk::barrier_init(&ready[s], Producers == 1 ? 1 : 32 * Producers);
+      bulk::barrier_init(&ready[s], 32 * Producers);
       bulk::barrier_init(&scanned[s], Consumers);
     }
     bulk::fence_barrier_init();
@@ -828,17 +829,12 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
           if (tr.levels > 0) tr.level[0].publish(t, aggregate);
         }
       }
-      if constexpr (Producers == 1) {
-        if (lane == 0) {
-          buffer_tile[s] = t;
-          bulk::arrive(&ready[s]);
-        }
-      } else {
-        // Every producer thread arrives (one arrive per warp after a __syncwarp drew racecheck
-        // hazards in the compaction's counting warps).
-        if (pw == 0 && lane == 0) buffer_tile[s] = t;
-        bulk::arrive(&ready[s]);
-      }
+      // Every producer thread arrives, so that each one's row prefixes are released to the
+      // consumers by its own arrive. (Until session 19 lane 0 arrived alone, with nothing but
+      // the shuffles to order the other lanes' writes before it; one arrive per warp after a
+      // __syncwarp drew racecheck hazards in the compaction's counting warps.)
+      if (pw == 0 && lane == 0) buffer_tile[s] = t;
+      bulk::arrive(&ready[s]);
       if (t >= tiles) break;  // the consumers stop at this use too
     }
     if (pw == 0) {

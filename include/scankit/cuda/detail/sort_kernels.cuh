@@ -223,7 +223,7 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 /// 2^28). One block per SM with a bigger tile won wherever there are enough tiles to fill the
 /// SMs: fewer look-backs per key and longer runs of each digit in the scatter (a digit's run
 /// in a tile of 20,480 keys is about 80 keys, 320 bytes, against 168 bytes at 10,752).
-///   4-byte pairs, 512 x 40 (20,480 keys, 128 registers, 185 KiB): 2^28 1.125x CUB against
+///   4-byte pairs, 512 x 40 (20,480 keys, 128 registers, 181 KiB of shared memory): 2^28 1.125x CUB against
 ///     1.018x (384 x 28 at 2/SM), 2^29 1.128x / 1.054x, 2^27 1.173x / 1.064x, 2^26 1.243x /
 ///     1.175x, 2^25 1.072x / 1.037x, 2^24 1.141x / 1.115x; but 2^23 1.019x / 1.075x and
 ///     0.86-0.92x / 1.16-1.23x at 2^16-2^18 (51 tiles or fewer on 132 SMs): from 2^24.
