@@ -105,8 +105,8 @@ template <key_kind Kind, class U, class V, onesweep_shape shape>
 void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                         bool in_place, arena& ws) {
   constexpr std::int64_t tile = shape.tile();
-  auto kernel = onesweep_kernel<Kind, U, V, shape.block, shape.items, shape.min_blocks, shape.stage_early>;
-  constexpr std::size_t smem = sizeof(onesweep_storage<U, V, shape.block, shape.items, shape.stage_early>);
+  auto kernel = onesweep_kernel_for<Kind, U, V, shape>;
+  constexpr std::size_t smem = onesweep_smem_bytes<U, V, shape>;
   allow_dynamic_shared_memory(kernel, smem);  // static shared memory comes on top of smem
   const std::int64_t n = r.n;
   cudaStream_t s = r.stream;
@@ -174,12 +174,10 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
   if constexpr (has_values<V>) {
     constexpr onesweep_large_shape large = onesweep_large_shape_for(sizeof(U), sizeof(V));
     if constexpr (large.shape.block > 0) {
-      constexpr onesweep_shape sh = large.shape;
       // 165-187 KiB of shared memory: a GPU with less per block (an A100 has 163 KiB) keeps the
       // smaller tile instead of failing.
       if (r.n >= onesweep_large_from(large.from_items) &&
-          fits_shared_memory(onesweep_kernel<Kind, U, V, sh.block, sh.items, sh.min_blocks, sh.stage_early>,
-                             sizeof(onesweep_storage<U, V, sh.block, sh.items, sh.stage_early>))) {
+          fits_shared_memory(onesweep_kernel_for<Kind, U, V, large.shape>, onesweep_smem_bytes<U, V, large.shape>)) {
         run_onesweep_shape<Kind, U, V, large.shape>(r, buf, begin, end, passes, in_place, ws);
         return;
       }

@@ -726,7 +726,7 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
     // The producers. Use j of the buffers is buffer j % Stages, phase (j / Stages) & 1.
     // Warp pw totals the rows of consumer warps pw * groups .. (pw + 1) * groups - 1.
     const int pw = Producers == 1 ? 0 : (tid - Consumers) >> 5;
-    const int ptid = Producers == 1 ? lane : tid - Consumers;  // (lane: what the one-producer kernel compiled with)
+    const int ptid = Producers == 1 ? lane : tid - Consumers;
     auto store_scanned = [&](int j) {  // the tile of use j, once scanned (a partial one is stored by the consumers)
       const int s = j % Stages;
       bulk::wait(&scanned[s], (j / Stages) & 1);
@@ -741,6 +741,9 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
     for (;; ++j) {
       const int s = j % Stages;
       std::int64_t t = 0;
+      // One producer keeps session 18's loop (id by shuffle, the load issued with the id):
+      // the general form below, run with one producer, was 0.4-0.9% slower for 8-byte items
+      // (docs/results/session19-round1.log, "producers1").
       if constexpr (Producers == 1) {
         if (j >= Stages) store_scanned(j - Stages);
         if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));

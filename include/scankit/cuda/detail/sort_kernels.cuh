@@ -634,6 +634,12 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   }
 }
 
+/// onesweep_kernel at one shape, and its dynamic shared memory.
+template <key_kind Kind, class U, class V, onesweep_shape S>
+inline constexpr auto onesweep_kernel_for = onesweep_kernel<Kind, U, V, S.block, S.items, S.min_blocks, S.stage_early>;
+template <class U, class V, onesweep_shape S>
+inline constexpr std::size_t onesweep_smem_bytes = sizeof(onesweep_storage<U, V, S.block, S.items, S.stage_early>);
+
 /// One-byte keys alone, sorted over their whole width: the histogram says everything (a
 /// counting sort). After the plan, starts[d] is where the keys of digit d begin in the output,
 /// and every key of digit d is the same key, so the output is each digit's key repeated: one
