@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -169,50 +170,46 @@ std::vector<std::int32_t> fast_random_i32(std::int64_t n) {
   return v;
 }
 
-/// A 16-byte item: affine maps modulo 2^64 under composition (not commutative). One fills a
-/// 16-byte vector, so it takes the blocked tile with one item per vector (large inputs) and
-/// the striped one-item tile (small ones).
-struct affine64 {
-  std::uint64_t a, b;
-  friend bool operator==(const affine64&, const affine64&) = default;
+/// Affine maps x -> a*x + b modulo 2^(8 sizeof(W)) under composition (associative, not
+/// commutative). Word is std::uint64_t or std::uint16_t:
+/// - 16-byte items (affine64): one fills a 16-byte vector, so they take the blocked tile with
+///   one item per vector (large inputs) and the striped one-item tile (small ones).
+/// - 4-byte items (affine16): four fill a vector, as int32 does, so large inputs take the
+///   4-byte warp-specialized tile, whose two producer warps combine their rows' totals in warp
+///   order (session 19).
+/// (The 8-byte maps modulo 2^32 are sk::test::affine, shared with the CPU tests.)
+template <class W>
+struct affine_mod {
+  W a, b;
+  friend bool operator==(const affine_mod&, const affine_mod&) = default;
 };
-struct affine_compose64 {
-  using value_type = affine64;
-  SCANKIT_HD static constexpr affine64 identity() { return {1u, 0u}; }
-  SCANKIT_HD constexpr affine64 operator()(const affine64& f, const affine64& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
+template <class W>
+struct compose_mod {
+  using value_type = affine_mod<W>;
+  // Products in at least 32 bits: uint16 operands would be promoted to int and overflow it.
+  using wide = std::conditional_t<(sizeof(W) < 4), std::uint32_t, W>;
+  SCANKIT_HD static constexpr value_type identity() { return {1u, 0u}; }
+  SCANKIT_HD constexpr value_type operator()(const value_type& f, const value_type& g) const {
+    return {static_cast<W>(wide{g.a} * f.a), static_cast<W>(wide{g.a} * f.b + g.b)};
   }
 };
+using affine64 = affine_mod<std::uint64_t>;
+using affine_compose64 = compose_mod<std::uint64_t>;
+using affine16 = affine_mod<std::uint16_t>;
+using affine_compose16 = compose_mod<std::uint16_t>;
+static_assert(sizeof(affine64) == 16 && sizeof(affine16) == 4);
 
-std::vector<affine64> random_affine64(std::int64_t n) {
-  std::vector<affine64> v(static_cast<std::size_t>(n));
-  std::uniform_int_distribution<std::uint64_t> d;
-  for (auto& x : v) x = {d(sk::test::rng()) | 1u, d(sk::test::rng())};
-  return v;
-}
+template <class Op>
+constexpr bool is_compose_mod = false;
+template <class W>
+constexpr bool is_compose_mod<compose_mod<W>> = true;
 
-/// A 4-byte item: affine maps modulo 2^16 under composition (not commutative). Four fill a
-/// 16-byte vector, as int32 does, so large inputs take the 4-byte warp-specialized tile, whose
-/// two producer warps combine their rows' totals in warp order (session 19).
-struct affine16 {
-  std::uint16_t a, b;
-  friend bool operator==(const affine16&, const affine16&) = default;
-};
-struct affine_compose16 {
-  using value_type = affine16;
-  SCANKIT_HD static constexpr affine16 identity() { return {1u, 0u}; }
-  SCANKIT_HD constexpr affine16 operator()(const affine16& f, const affine16& g) const {
-    // In 32 bits: uint16 operands would be promoted to int, and their products overflow it.
-    return {static_cast<std::uint16_t>(std::uint32_t{g.a} * f.a),
-            static_cast<std::uint16_t>(std::uint32_t{g.a} * f.b + g.b)};
-  }
-};
-static_assert(sizeof(affine16) == 4);
-
-std::vector<affine16> random_affine16(std::int64_t n) {
-  std::vector<affine16> v(static_cast<std::size_t>(n));
-  std::uniform_int_distribution<std::uint32_t> d(0, 0xffff);
-  for (auto& x : v) x = {static_cast<std::uint16_t>(d(sk::test::rng()) | 1u), static_cast<std::uint16_t>(d(sk::test::rng()))};
+/// Random maps with an odd (invertible) multiplier.
+template <class W>
+std::vector<affine_mod<W>> random_affine_mod(std::int64_t n) {
+  std::vector<affine_mod<W>> v(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<std::uint64_t> d(0, std::numeric_limits<W>::max());
+  for (auto& x : v) x = {static_cast<W>(d(sk::test::rng()) | 1u), static_cast<W>(d(sk::test::rng()))};
   return v;
 }
 
@@ -227,16 +224,14 @@ const char* op_name() {
 template <class Op>
 value_t<Op> random_init(Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(1)[0];
-  else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(1)[0];
-  else if constexpr (std::is_same_v<Op, affine_compose16>) return random_affine16(1)[0];
+  else if constexpr (is_compose_mod<Op>) return random_affine_mod<decltype(value_t<Op>::a)>(1)[0];
   else return sk::test::random_values<value_t<Op>>(1, Op::name)[0];
 }
 
 template <class Op>
 std::vector<value_t<Op>> random_input(std::int64_t n, Op) {
   if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(n);
-  else if constexpr (std::is_same_v<Op, affine_compose64>) return random_affine64(n);
-  else if constexpr (std::is_same_v<Op, affine_compose16>) return random_affine16(n);
+  else if constexpr (is_compose_mod<Op>) return random_affine_mod<decltype(value_t<Op>::a)>(n);
   else return sk::test::random_values<value_t<Op>>(n, Op::name);
 }
 
