@@ -100,7 +100,8 @@ std::vector<std::int64_t> sizes_for() {
   // depends on the key and value sizes.
   return test_sizes({2048, 4096, cuda::detail::radix::small_sort_limit(sizeof(K), 0),
                      cuda::detail::radix::small_sort_limit(sizeof(K), 8), onesweep_tile<K>(0), onesweep_tile<K>(4),
-                     onesweep_tile<K>(8), onesweep_large_tile<K>(4), onesweep_large_tile<K>(8)},
+                     onesweep_tile<K>(8), onesweep_tile<K>(16), onesweep_large_tile<K>(4), onesweep_large_tile<K>(8),
+                     onesweep_large_tile<K>(16)},
                     quick() ? 40000 : 1000000,
                     quick() ? 1 : 2, quick() ? 70000 : 1100000);
 }

@@ -48,7 +48,7 @@ struct context {
   std::int64_t n;
   bool pairs;
   K *keys_in, *keys_out, *keys_ref;
-  unsigned *vals_in, *vals_out, *vals_ref;  // 8 bytes per key allocated (value_bytes used)
+  unsigned *vals_in, *vals_out, *vals_ref;  // 8 (16 for 16-byte values) bytes per key allocated
   int value_bytes = 4;
   char* ws;
   std::size_t ws_bytes;
@@ -77,7 +77,7 @@ void run_shape(C& c, const char* label, int reps) {
   buf.keys[0] = c.keys_in;
   buf.keys[1] = c.keys_out;
   if constexpr (radix::has_values<V>) {
-    static_assert(sizeof(V) == 4 || sizeof(V) == 8);
+    static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16);
     buf.values[0] = reinterpret_cast<V*>(c.vals_in);
     buf.values[1] = reinterpret_cast<V*>(c.vals_out);
   }
@@ -114,21 +114,27 @@ void with_context(std::int64_t n, bool pairs, F body, int value_bytes = 4) {
   CK(cudaMalloc(&c.keys_in, n * sizeof(K)));
   CK(cudaMalloc(&c.keys_out, n * sizeof(K)));
   CK(cudaMalloc(&c.keys_ref, n * sizeof(K)));
-  CK(cudaMalloc(&c.vals_in, n * 8));
-  CK(cudaMalloc(&c.vals_out, n * 8));
-  CK(cudaMalloc(&c.vals_ref, n * 8));
-  c.ws_bytes = static_cast<std::size_t>(n) * (sizeof(K) + 8) + (std::size_t{256} << 20);
+  const std::int64_t vb = value_bytes > 8 ? 16 : 8;
+  CK(cudaMalloc(&c.vals_in, n * vb));
+  CK(cudaMalloc(&c.vals_out, n * vb));
+  CK(cudaMalloc(&c.vals_ref, n * vb));
+  // (Small tiles keep 1 KiB of look-back words per tile and pass: 256 MiB at 2^28 and 256 x 8.)
+  c.ws_bytes = static_cast<std::size_t>(n) * (sizeof(K) + vb + 2) + (std::size_t{256} << 20);
   CK(cudaMalloc(&c.ws, c.ws_bytes));
   CK(cudaMalloc(&c.bad, 8));
   fill_keys<<<1024, 256>>>(c.keys_in, n, 777u);
-  if (value_bytes == 8) fill_index64<<<1024, 256>>>(reinterpret_cast<unsigned long long*>(c.vals_in), n);
+  if (value_bytes == 16) fill_index64<<<1024, 256>>>(reinterpret_cast<unsigned long long*>(c.vals_in), 2 * n);
+  else if (value_bytes == 8) fill_index64<<<1024, 256>>>(reinterpret_cast<unsigned long long*>(c.vals_in), n);
   else fill_index<<<1024, 256>>>(c.vals_in, n);
   CK(cudaGetLastError());
   std::size_t cub_bytes = 0;
   void* cub_ws = nullptr;
   auto cub_call = [&](void* w) {
     using u64 = unsigned long long;
-    if (pairs && value_bytes == 8)
+    if (pairs && value_bytes == 16)
+      CK(cub::DeviceRadixSort::SortPairs(w, cub_bytes, c.keys_in, c.keys_ref, reinterpret_cast<radix::blob16*>(c.vals_in),
+                                         reinterpret_cast<radix::blob16*>(c.vals_ref), n));
+    else if (pairs && value_bytes == 8)
       CK(cub::DeviceRadixSort::SortPairs(w, cub_bytes, c.keys_in, c.keys_ref, reinterpret_cast<u64*>(c.vals_in),
                                          reinterpret_cast<u64*>(c.vals_ref), n));
     else if (pairs)
@@ -140,7 +146,7 @@ void with_context(std::int64_t n, bool pairs, F body, int value_bytes = 4) {
   CK(cudaMalloc(&cub_ws, cub_bytes));
   c.cub_ms = c.tm.median_ms([&] { cub_call(cub_ws); }, reps);
   std::printf("\nn = 2^%.2f uint%d %s: CUB %.4f ms\n", std::log2(double(n)), static_cast<int>(8 * sizeof(K)),
-              !pairs ? "keys" : value_bytes == 8 ? "keys + uint64 values" : "keys + uint32 values",
+              !pairs ? "keys" : value_bytes == 16 ? "keys + 16-byte values" : value_bytes == 8 ? "keys + uint64 values" : "keys + uint32 values",
               c.cub_ms);
   body(c, reps);
   CK(cudaFree(cub_ws));
@@ -323,8 +329,67 @@ void keys64_session19(context<std::uint64_t>& c, int reps) {
   run_shape<no_v, radix::onesweep_shape{512, 18, 2, true}>(c, "early (library now), again", reps);
 }
 
+// Session 20: 16-byte values, which kept session 8's 256 x 8 staged late and ran at 0.92-0.96x
+// CUB from 2^23 to 2^28 with uint32 keys (1.02-1.03x with uint64 keys; docs/results/
+// s20-sweep-u32-v16.csv): the one-block-per-SM tiles that paid for 8-byte values in session 19.
+using v16 = radix::blob16;
+void pairs_v16_session20(context<unsigned>& c, int reps) {
+  run_shape<v16, radix::onesweep_shape{256, 8, 2}>(c, "late (library now)", reps);
+  run_shape<v16, radix::onesweep_shape{512, 12, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{512, 16, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{384, 16, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{640, 12, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{384, 12, 2, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{256, 16, 2, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{512, 8, 2}>(c, "late", reps);
+  run_shape<v16, radix::onesweep_shape{256, 8, 2}>(c, "late (library now), again", reps);
+}
+void pairs64_v16_session20(context<std::uint64_t>& c, int reps) {
+  run_shape<v16, radix::onesweep_shape{256, 8, 2}>(c, "late (library now)", reps);
+  run_shape<v16, radix::onesweep_shape{512, 12, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{512, 16, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{384, 16, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{640, 12, 1, true}>(c, "early", reps);
+  run_shape<v16, radix::onesweep_shape{256, 8, 2}>(c, "late (library now), again", reps);
+}
+
+// Session 20: one-byte keys with 4-byte values (int8 pairs 1.07x CUB at 2^28 in session 19,
+// the one pairs row under 1.1x; 512 x 40 at one block per SM gave 1.05x).
+void pairs8_session20(context<unsigned char>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{256, 28, 3, true}>(c, "early", reps);  // (36 keys spilled 324 bytes)
+  run_shape<v4, radix::onesweep_shape{640, 28, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 32, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{768, 24, 1, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (library now), again", reps);
+}
+
+// Session 20, round 5: one-byte keys with 4-byte values at 2^14-2^19 ran at 0.88-0.97x CUB (the
+// library's sweep in round 4): one pass over a few tiles (5 of 12,288 keys at 2^16), so smaller
+// tiles, more of them in flight at once.
+void pairs8_mid_session20(context<unsigned char>& c, int reps) {
+  run_shape<v4, radix::onesweep_shape{512, 24, 2, true}>(c, "early (library now)", reps);
+  run_shape<v4, radix::onesweep_shape{384, 28, 2, true}>(c, "early (before)", reps);
+  run_shape<v4, radix::onesweep_shape{256, 16, 3, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{256, 8, 4, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{256, 4, 4, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 8, 2, true}>(c, "early", reps);
+  run_shape<v4, radix::onesweep_shape{512, 24, 2, true}>(c, "early (library now), again", reps);
+}
+
 int main(int argc, char** argv) {
   const std::string round = argc > 1 ? argv[1] : "8";
+  if (round == "s20b") {
+    for (int lg : {14, 15, 16, 17, 18, 19, 20, 21, 22}) with_context<unsigned char>(std::int64_t{1} << lg, true, pairs8_mid_session20);
+    return 0;
+  }
+  if (round == "s20") {
+    for (int lg : {28, 24}) with_context<unsigned char>(std::int64_t{1} << lg, true, pairs8_session20);
+    for (int lg : {28, 24, 22}) with_context<unsigned>(std::int64_t{1} << lg, true, pairs_v16_session20, 16);
+    for (int lg : {27, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, true, pairs64_v16_session20, 16);
+    return 0;
+  }
   if (round == "s19d") {
     for (int lg : {28, 30, 24}) with_context<unsigned>(std::int64_t{1} << lg, false, keys_session19);
     for (int lg : {28, 24}) with_context<std::uint64_t>(std::int64_t{1} << lg, false, keys64_session19);

@@ -212,11 +212,19 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   // at 2^30 (results/session12-round18.log), and stay at 512 x 22.
   if (key_bytes == 8 && value_bytes == 4) return {384, 18, 2, true};
   if (key_bytes >= 8 || value_bytes >= 8) return {384, 12, 2};
+  // Session 20: one-byte keys with 4-byte values sort in one pass, over few tiles up to 2^19
+  // (6 of 10,752 keys at 2^16), where 384 x 28 ran at 0.88-0.97x CUB from 2^14 to 2^18.
+  // 256 x 16 at 3 blocks per SM: 1.04-1.16x there (tools/experiments/session8_onesweep.cu
+  // s20b, docs/results/session20-round5.log; 256 x 8 1.06-1.20x, 256 x 4 lost from 2^18).
+  // From 2^20 they take 512 x 24 (onesweep_large_shape_for).
+  if (key_bytes == 1 && value_bytes == 4) return {256, 16, 3, true};
   return {384, 28, 2, true};
 }
 
 /// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
-/// `from_items` keys (block 0: none; keys alone and 16-byte values keep onesweep_shape_for).
+/// `from_items` keys (block 0: none; keys alone and 2-byte keys keep onesweep_shape_for).
+/// Session 20 added 16-byte values (384 threads for 8-byte keys) and one-byte keys with 4-byte
+/// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16).
 /// tools/experiments/session8_onesweep.cu (docs/results/session19-round{2,3,4}.log, H100, one
 /// process with CUB on the same input, every output checked): only two blocks per SM had been
 /// tried staged early, and smaller tiles at three or four lost (4-byte pairs 0.73-0.88x CUB at
@@ -235,6 +243,14 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 ///     1.04-1.11x against 1.29-1.37x: from 2^20.
 ///   8-byte keys, 8-byte values, 512 x 20 early (10,240 keys; staged late before, 384 x 12):
 ///     2^27 1.137x against 0.955x, 2^24 1.242x against 1.12x.
+/// Session 20: 16-byte values, which had kept session 8's 256 x 8 staged late (0.92-0.96x CUB
+/// from 2^23 to 2^28 with 4-byte keys, docs/results/s20-sweep-u32-v16.csv). Round 3
+/// (docs/results/session20-round3.log):
+///   4-byte keys, 512 x 16 (8,192 keys, 128 registers, 179 KiB): 2^28 1.352x CUB against 0.936x,
+///     2^24 1.457x / 0.949-1.085x, 2^22 1.407x / 1.106x (640 x 12 1.328-1.471x, 512 x 12
+///     1.271-1.379x, 384 x 12 and 256 x 16 at two blocks per SM 1.20-1.35x).
+///   8-byte keys, 384 x 16 (6,144 keys, 149 registers, 159 KiB): 2^27 1.329x against 1.029x,
+///     2^24 1.476x / 1.162x (512 x 12 1.305x / 1.443x; 512 x 16 and 640 x 12 spilled 24 bytes).
 struct onesweep_large_shape {
   onesweep_shape shape;
   std::int64_t from_items;
@@ -243,11 +259,23 @@ struct onesweep_large_shape {
 ///   8-byte values from 2^22: 4-byte keys 1.06-1.08x against 0.99-1.02x at 2^22-2^23.5, 8-byte
 ///     keys 1.05-1.08x against 0.99-1.03x.
 ///   4-byte pairs stay below 2^24: 1.03x against 1.05-1.07x at 2^23-2^23.5.
-///   1- and 2-byte keys keep their tile (at 2^28 int8 1.05x against 1.07x, uint16 1.11x
-///     against 1.16x, int16 1.12x against 1.15x): their passes are fewer and lighter.
+///   1- and 2-byte keys kept their tile (at 2^28 int8 1.05x against 1.07x, uint16 1.11x
+///     against 1.16x, int16 1.12x against 1.15x): their passes are fewer and lighter. (Session
+///     20 gave one-byte keys 512 x 24 at two blocks per SM instead, from 2^20.)
+///   16-byte values (session 20, docs/results/session20-round4.log, 9 runs per size): 4-byte
+///     keys from 2^19 (1.38-1.59x against 1.11-1.16x at 2^19-2^20, 1.10x / 1.26x at 2^18, under
+///     1.0x below 2^17), 8-byte keys from 2^20 (1.29x / 1.23x at 2^20, 1.27x / 1.29x at 2^19).
 constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr std::int64_t m = std::int64_t{1} << 20;
-  if ((value_bytes != 4 && value_bytes != 8) || key_bytes < 4) return {{0, 0, 0}, 0};
+  // One-byte keys with 4-byte values at 512 x 24 (64 registers, two blocks per SM; session 20,
+  // s20 and s20b in docs/results/session20-round{3,5}.log): 1.103x CUB at 2^28, 1.112x at 2^24,
+  // 1.04-1.25x at 2^20-2^22, against 1.091x / 1.081x / 1.08-1.26x at 384 x 28 (their tile
+  // until then); 256 x 28 at 3 blocks per SM and 512-768 threads at one block per SM lost
+  // (0.96-0.98x at 2^28), 384 x 36 and 256 x 36 spilled 324 bytes.
+  if (key_bytes == 1 && value_bytes == 4) return {{512, 24, 2, true}, m};
+  if ((value_bytes != 4 && value_bytes != 8 && value_bytes != 16) || key_bytes < 4) return {{0, 0, 0}, 0};
+  if (value_bytes == 16)
+    return key_bytes >= 8 ? onesweep_large_shape{{384, 16, 1, true}, m} : onesweep_large_shape{{512, 16, 1, true}, m / 2};
   if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 4 * m};
   return value_bytes == 4 ? onesweep_large_shape{{512, 40, 1, true}, 16 * m} : onesweep_large_shape{{512, 28, 1, true}, 4 * m};
 }
