@@ -183,8 +183,14 @@ void pairs_stable(sort_algorithm alg) {
   for (std::size_t vb : {0, 4, 8, 16})  // the single-block sort's shapes (256, 512, 1024 threads) with each value size
     for (std::int64_t t = cuda::detail::radix::small_sort_limit(sizeof(K), vb); std::int64_t k : {t / 4, t / 4 + 1, t / 2, t / 2 + 1, t, t + 1})
       sizes.push_back(k);
-  for (std::size_t vb : {4, 8, 16})  // onesweep's tile edges with each value size
-    for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1}) sizes.push_back(k);
+  for (std::size_t vb : {4, 8, 16}) {  // onesweep's tile edges with each value size
+    // (3t +- 1: a small tile below the single-block limit, one-byte keys' 4,096, still ends a
+    // multi-block sort's last tile there.)
+    for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1, 3 * t - 1, 3 * t + 1})
+      sizes.push_back(k);
+    // The large tiles' edges (taken at these sizes with SCANKIT_ONESWEEP_LARGE_FROM=0).
+    for (std::int64_t t = onesweep_large_tile<K>(vb); std::int64_t k : {t - 1, t + 1, 2 * t + 1}) sizes.push_back(k);
+  }
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
   for (auto n : sizes)
     for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::middle_digits, key_pattern::random})
@@ -222,6 +228,9 @@ void in_place_and_argsort(sort_algorithm alg) {
       cpu::sort_keys_serial(want.data(), n);
       ASSERT_TRUE(gpu_keys_match(keys, want, {}, alg, true));
       ASSERT_TRUE((gpu_pairs_match<K, std::uint64_t>(n, p, {}, alg, true)));
+      // 4-byte values too: one-byte keys with them have their keys written by a fill kernel,
+      // which in place must land in the alternate buffer for the final copy (session 20).
+      ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, {.descending = true}, alg, true)));
       // argsort, device API: the indices equal the stable reference's positions.
       const cuda::sort_config cfg{alg};
       dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * 8);

@@ -96,7 +96,10 @@ void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_op
 }
 
 /// Only an in-place sort can end in the alternate buffer (make_plan), so other sorts skip the
-/// launch (session 20: one launch less in every small sort).
+/// launch (session 20: one launch less in every multi-block sort that is not in place; the
+/// single-block sort never had it). Such a sort now ends with onesweep_kernel, which lets its
+/// dependents launch early: a caller's programmatic dependent must wait for it
+/// (griddepcontrol.wait), as CUDA requires anyway.
 template <class U, class V>
 void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, bool in_place, cudaStream_t s) {
   if (!in_place) return;
@@ -177,7 +180,7 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
   if constexpr (has_values<V>) {
     constexpr onesweep_large_shape large = onesweep_large_shape_for(sizeof(U), sizeof(V));
     if constexpr (large.shape.block > 0) {
-      // 165-187 KiB of shared memory: a GPU with less per block (an A100 has 163 KiB) keeps the
+      // 79-187 KiB of shared memory: a GPU with less per block (an A100 has 163 KiB) keeps the
       // smaller tile instead of failing.
       if (r.n >= onesweep_large_from(large.from_items) &&
           fits_shared_memory(onesweep_kernel_for<Kind, U, V, large.shape>, onesweep_smem_bytes<U, V, large.shape>)) {

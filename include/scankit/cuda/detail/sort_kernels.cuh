@@ -176,10 +176,11 @@ struct onesweep_shape {
 /// 384 x 19 staged late (before) 1.04x at 2^28, 1.06x at 2^30; 512 x 22 staged early at 3 blocks
 /// per SM 1.148x / 1.163x (1.29x at 2^22, 1.06x at 2^20). uint64 keys: 384 x 12 late 0.98x;
 /// 512 x 16 early at 2 blocks per SM 1.087x (1.166x at 2^24). uint32 pairs: 384 x 16 late 0.925x;
-/// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values keep the
-/// late staging (not measured early). Float keys alone: their order transform, recomputed with
-/// every digit, made ptxas spill 84-144 bytes under the early shapes' budgets (float and double
-/// 0.88-0.89x CUB, results/session8-round12.log), so they kept session 7's late tiles until
+/// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values kept
+/// the late staging (not measured early; sessions 9-20 moved most of them to early tiles). Float
+/// keys alone: their order transform, recomputed with every digit, made ptxas spill 84-144
+/// bytes under the early shapes' budgets (float and double 0.88-0.89x CUB,
+/// results/session8-round12.log), so they kept session 7's late tiles until
 /// session 9, which holds float keys as sortable bits in the early tile (transformed once at
 /// the load and once at the store): no spills at 512 x 22 at 2 blocks per SM (3 still spilled)
 /// or 512 x 16 for doubles. Float and int8 keys with values kept the late 384 x 16 (early, ptxas
@@ -190,6 +191,7 @@ struct onesweep_shape {
 /// counted instead: run_counting_fill.)
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
   (void)kind;  // session 11: float and int8 keys take the integer shapes (sortable bits held)
+  // 16-byte values: below onesweep_large_shape_for's sizes, and at every size with 1- and 2-byte keys.
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
     // Session 11: 512 x 18 (no spills; 512 x 16 spilled 4 bytes) 1.11x CUB at 2^28 against
@@ -222,7 +224,8 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 }
 
 /// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
-/// `from_items` keys (block 0: none; keys alone and 2-byte keys keep onesweep_shape_for).
+/// `from_items` keys (block 0: none; keys alone, 2-byte keys and one-byte keys with 8- or 16-byte
+/// values keep onesweep_shape_for).
 /// Session 20 added 16-byte values (384 threads for 8-byte keys) and one-byte keys with 4-byte
 /// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16).
 /// tools/experiments/session8_onesweep.cu (docs/results/session19-round{2,3,4}.log, H100, one
@@ -261,7 +264,7 @@ struct onesweep_large_shape {
 ///   4-byte pairs stay below 2^24: 1.03x against 1.05-1.07x at 2^23-2^23.5.
 ///   1- and 2-byte keys kept their tile (at 2^28 int8 1.05x against 1.07x, uint16 1.11x
 ///     against 1.16x, int16 1.12x against 1.15x): their passes are fewer and lighter. (Session
-///     20 gave one-byte keys 512 x 24 at two blocks per SM instead, from 2^20.)
+///     20 gave one-byte keys with 4-byte values 512 x 24 at two blocks per SM, from 2^20.)
 ///   16-byte values (session 20, docs/results/session20-round4.log, 9 runs per size): 4-byte
 ///     keys from 2^19 (1.38-1.59x against 1.11-1.16x at 2^19-2^20, 1.10x / 1.26x at 2^18, under
 ///     1.0x below 2^17), 8-byte keys from 2^20 (1.29x / 1.23x at 2^20, 1.27x / 1.29x at 2^19).
@@ -297,6 +300,18 @@ constexpr std::int64_t onesweep_min_tile(std::size_t key_bytes, std::size_t valu
   }
   return t;
 }
+
+/// The workspace holds look-back state for onesweep_min_tile's tiles, so no large tile may be
+/// smaller (it would have more tiles than the state has room for).
+constexpr bool large_tiles_at_least_min_tile() {
+  for (std::size_t kb : {1, 2, 4, 8})
+    for (std::size_t vb : {0, 4, 8, 16}) {
+      const onesweep_large_shape large = onesweep_large_shape_for(kb, vb);
+      if (large.shape.block > 0 && large.shape.tile() < onesweep_min_tile(kb, vb)) return false;
+    }
+  return true;
+}
+static_assert(large_tiles_at_least_min_tile(), "a large onesweep tile is smaller than the workspace assumes");
 
 /// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit.
 /// (__match_any_sync instead made the whole sort 1.46x slower on the H100: 2^28 uint32 9.35
