@@ -558,8 +558,11 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // SM (session 11). Integer keys stay raw: for them holding sortable bits made ptxas spill.
   // The flags are read from the plan where they are used (L1 hits): kept in registers across
   // the count, they made ptxas spill 16 bytes at 512 x 22 and 3 blocks per SM.
+  // int8 keys with values stay raw since session 20, as other integer keys: on their tiles,
+  // 256 x 16 and 512 x 24, ptxas fits them without spills (69 and 64 registers), and the pass
+  // skips the transforms: 1.09x -> 1.10-1.11x CUB at 2^28 (docs/results/session20-round10.log).
   constexpr bool hold_sortable =
-      StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1));
+      StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1 && !has_values<V>));
   const auto raw_in = [&] { return !hold_sortable || pl->src[pass] == 0; };  // the caller's keys
   const auto raw_out = [&] { return !hold_sortable || pl->raw_out[pass] != 0; };
 
