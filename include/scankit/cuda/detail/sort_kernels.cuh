@@ -220,14 +220,19 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   // s20b, docs/results/session20-round5.log; 256 x 8 1.06-1.20x, 256 x 4 lost from 2^18).
   // From 2^20 they take 512 x 24 (onesweep_large_shape_for).
   if (key_bytes == 1 && value_bytes == 4) return {256, 16, 3, true};
+  // Two-byte keys with 4-byte values likewise, below 2^21 (round 11, s20c in the same
+  // experiment, docs/results/session20-round11.log): 1.24-1.35x CUB from 2^14 to 2^20 against
+  // 0.98-1.20x at 384 x 28, which they keep from 2^21 (1.39-1.41x against 1.15x there).
+  if (key_bytes == 2 && value_bytes == 4) return {256, 16, 3, true};
   return {384, 28, 2, true};
 }
 
 /// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
-/// `from_items` keys (block 0: none; keys alone, 2-byte keys and one-byte keys with 8- or 16-byte
-/// values keep onesweep_shape_for).
-/// Session 20 added 16-byte values (384 threads for 8-byte keys) and one-byte keys with 4-byte
-/// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16).
+/// `from_items` keys (block 0: none; keys alone and 1- and 2-byte keys with 8- or 16-byte values
+/// keep onesweep_shape_for).
+/// Session 20 added 16-byte values (384 threads for 8-byte keys), one-byte keys with 4-byte
+/// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16) and two-byte
+/// keys with 4-byte values (384 x 28 from 2^21, 256 x 16 below).
 /// tools/experiments/session8_onesweep.cu (docs/results/session19-round{2,3,4}.log, H100, one
 /// process with CUB on the same input, every output checked): only two blocks per SM had been
 /// tried staged early, and smaller tiles at three or four lost (4-byte pairs 0.73-0.88x CUB at
@@ -276,6 +281,9 @@ constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, s
   // until then); 256 x 28 at 3 blocks per SM and 512-768 threads at one block per SM lost
   // (0.96-0.98x at 2^28), 384 x 36 and 256 x 36 spilled 324 bytes.
   if (key_bytes == 1 && value_bytes == 4) return {{512, 24, 2, true}, m};
+  // Two-byte keys with 4-byte values: their tile before session 20 (384 x 28), from 2^21; 512 x 24
+  // ran within -4% / +1.4% of it from 2^21 to 2^28 (round 11).
+  if (key_bytes == 2 && value_bytes == 4) return {{384, 28, 2, true}, 2 * m};
   if ((value_bytes != 4 && value_bytes != 8 && value_bytes != 16) || key_bytes < 4) return {{0, 0, 0}, 0};
   if (value_bytes == 16)
     return key_bytes >= 8 ? onesweep_large_shape{{384, 16, 1, true}, m} : onesweep_large_shape{{512, 16, 1, true}, m / 2};
