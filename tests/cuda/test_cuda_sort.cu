@@ -184,8 +184,8 @@ void pairs_stable(sort_algorithm alg) {
     for (std::int64_t t = cuda::detail::radix::small_sort_limit(sizeof(K), vb); std::int64_t k : {t / 4, t / 4 + 1, t / 2, t / 2 + 1, t, t + 1})
       sizes.push_back(k);
   for (std::size_t vb : {4, 8, 16}) {  // onesweep's tile edges with each value size
-    // (3t +- 1: a small tile below the single-block limit, one-byte keys' 4,096, still ends a
-    // multi-block sort's last tile there.)
+    // (3t +- 1: a small tile below the single-block limit, 1- and 2-byte keys' 4,096, still
+    // ends a multi-block sort's last tile there.)
     for (std::int64_t t = onesweep_tile<K>(vb); std::int64_t k : {t - 1, t, t + 1, 2 * t + 1, 3 * t - 1, 3 * t + 1})
       sizes.push_back(k);
     // The large tiles' edges (taken at these sizes with SCANKIT_ONESWEEP_LARGE_FROM=0).
@@ -228,8 +228,8 @@ void in_place_and_argsort(sort_algorithm alg) {
       cpu::sort_keys_serial(want.data(), n);
       ASSERT_TRUE(gpu_keys_match(keys, want, {}, alg, true));
       ASSERT_TRUE((gpu_pairs_match<K, std::uint64_t>(n, p, {}, alg, true)));
-      // 4-byte values too: one-byte keys with them have their keys written by a fill kernel,
-      // which in place must land in the alternate buffer for the final copy (session 20).
+      // 4-byte values too, descending: the 1- and 2-byte keys' tiles of session 20 (256 x 16,
+      // 512 x 24) in place, ending in the alternate buffer and the final copy.
       ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, {.descending = true}, alg, true)));
       // argsort, device API: the indices equal the stable reference's positions.
       const cuda::sort_config cfg{alg};

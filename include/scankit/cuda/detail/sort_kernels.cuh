@@ -219,11 +219,10 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
   // 256 x 16 at 3 blocks per SM: 1.04-1.16x there (tools/experiments/session8_onesweep.cu
   // s20b, docs/results/session20-round5.log; 256 x 8 1.06-1.20x, 256 x 4 lost from 2^18).
   // From 2^20 they take 512 x 24 (onesweep_large_shape_for).
-  if (key_bytes == 1 && value_bytes == 4) return {256, 16, 3, true};
   // Two-byte keys with 4-byte values likewise, below 2^21 (round 11, s20c in the same
   // experiment, docs/results/session20-round11.log): 1.24-1.35x CUB from 2^14 to 2^20 against
   // 0.98-1.20x at 384 x 28, which they keep from 2^21 (1.39-1.41x against 1.15x there).
-  if (key_bytes == 2 && value_bytes == 4) return {256, 16, 3, true};
+  if (key_bytes <= 2 && value_bytes == 4) return {256, 16, 3, true};
   return {384, 28, 2, true};
 }
 
