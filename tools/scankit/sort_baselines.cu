@@ -25,7 +25,7 @@ entry find(std::string_view t) {
 
 bool cub_sort_available(std::string_view t, std::size_t vb) {
   if (!find(t)) return false;
-  return vb == 0 || vb == 4 || ((vb == 8 || vb == 16) && (t == "u32" || t == "u64"));
+  return vb == 0 || vb == 4 || vb == 8 || vb == 16;
 }
 
 void cub_sort(std::string_view t, cub_sort_args& a) {

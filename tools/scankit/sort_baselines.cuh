@@ -33,18 +33,14 @@ void cub_sort_typed(cub_sort_args& a) {
   }
 }
 
-/// The entry for one key type: keys only, 4-byte values, and (Wide) 8- and 16-byte values.
-template <class K, bool Wide>
+/// The entry for one key type: keys only, and 4-, 8- and 16-byte values.
+template <class K>
 bool cub_sort_key(cub_sort_args& a) {
   switch (a.value_bytes) {
     case 0: cub_sort_typed<K, void>(a); return true;
     case 4: cub_sort_typed<K, std::uint32_t>(a); return true;
-    case 8:
-      if constexpr (Wide) { cub_sort_typed<K, std::uint64_t>(a); return true; }
-      break;
-    case 16:
-      if constexpr (Wide) { cub_sort_typed<K, value16>(a); return true; }
-      break;
+    case 8: cub_sort_typed<K, std::uint64_t>(a); return true;
+    case 16: cub_sort_typed<K, value16>(a); return true;
   }
   return false;
 }

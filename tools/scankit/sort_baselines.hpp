@@ -27,8 +27,7 @@ struct cub_sort_args {
 };
 
 /// Whether the baseline is built for this key type ("u8" ... "f64") and value size (CUB is
-/// instantiated for keys only and 4-byte values for every key type, and 8- and 16-byte values
-/// for u32 and u64 keys, to keep the build short).
+/// instantiated for every key type with no values and with 4-, 8- and 16-byte values).
 bool cub_sort_available(std::string_view key_type, std::size_t value_bytes);
 
 /// Runs (or sizes) the CUB sort; throws scankit::cuda_error on failure.

@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_f32(cub_sort_args& a) { return cub_sort_key<float, false>(a); }
+bool cub_sort_f32(cub_sort_args& a) { return cub_sort_key<float>(a); }
 }  // namespace scankit::tools::detail

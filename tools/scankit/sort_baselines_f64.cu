@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_f64(cub_sort_args& a) { return cub_sort_key<double, false>(a); }
+bool cub_sort_f64(cub_sort_args& a) { return cub_sort_key<double>(a); }
 }  // namespace scankit::tools::detail

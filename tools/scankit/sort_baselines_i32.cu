@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_i32(cub_sort_args& a) { return cub_sort_key<std::int32_t, false>(a); }
+bool cub_sort_i32(cub_sort_args& a) { return cub_sort_key<std::int32_t>(a); }
 }  // namespace scankit::tools::detail

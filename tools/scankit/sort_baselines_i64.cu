@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_i64(cub_sort_args& a) { return cub_sort_key<std::int64_t, false>(a); }
+bool cub_sort_i64(cub_sort_args& a) { return cub_sort_key<std::int64_t>(a); }
 }  // namespace scankit::tools::detail

@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_u32(cub_sort_args& a) { return cub_sort_key<std::uint32_t, true>(a); }
+bool cub_sort_u32(cub_sort_args& a) { return cub_sort_key<std::uint32_t>(a); }
 }  // namespace scankit::tools::detail

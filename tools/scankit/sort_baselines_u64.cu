@@ -2,5 +2,5 @@
 #include "sort_baselines.cuh"
 
 namespace scankit::tools::detail {
-bool cub_sort_u64(cub_sort_args& a) { return cub_sort_key<std::uint64_t, true>(a); }
+bool cub_sort_u64(cub_sort_args& a) { return cub_sort_key<std::uint64_t>(a); }
 }  // namespace scankit::tools::detail
