@@ -23,7 +23,11 @@ std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value
            (t.min_blocks == 1 ? " block" : " blocks") + " per SM, keys staged in shared memory " +
            (t.stage_early ? "as they are ranked" : "after the look-back");
   };
-  std::string text = describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
+  std::string text;
+  const auto small = detail::radix::onesweep_small_shape_for(key_bytes, value_bytes);
+  if (small.shape.block > 0)
+    text += "below " + std::to_string(small.below_items) + " keys, " + describe(small.shape) + "; then ";
+  text += describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
   const auto large = detail::radix::onesweep_large_shape_for(key_bytes, value_bytes);
   if (large.shape.block > 0)
     text += "; from " + std::to_string(detail::radix::onesweep_large_from(large.from_items)) + " keys, " +

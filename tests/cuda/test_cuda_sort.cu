@@ -190,6 +190,14 @@ void pairs_stable(sort_algorithm alg) {
       sizes.push_back(k);
     // The large tiles' edges (taken at these sizes with SCANKIT_ONESWEEP_LARGE_FROM=0).
     for (std::int64_t t = onesweep_large_tile<K>(vb); std::int64_t k : {t - 1, t + 1, 2 * t + 1}) sizes.push_back(k);
+    // The small inputs' tile (session 21: one-byte keys with 8-byte values) over several tiles
+    // above the single-block limit, and the usual tile just above the small tile's bound.
+    const auto small = cuda::detail::radix::onesweep_small_shape_for(sizeof(K), vb);
+    if (small.shape.block > 0) {
+      for (std::int64_t ts = small.shape.tile(); std::int64_t k : {5 * ts - 1, 5 * ts + 1, 17 * ts + 1}) sizes.push_back(k);
+      const std::int64_t t = onesweep_tile<K>(vb), m = small.below_items / t + 1;
+      for (std::int64_t k : {m * t - 1, m * t + 1}) sizes.push_back(k);
+    }
   }
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
   for (auto n : sizes)

@@ -40,10 +40,14 @@ inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::si
   switch (a) {
     case sort_algorithm::onesweep: {
       const std::int64_t ot = onesweep_min_tile(kb, vb);
+      std::int64_t lookback_tiles = std::min(ceil_div(n, ot), portion_tiles(ot));
+      // The small inputs' tile, where it runs (n below its bound: a few hundred tiles at most).
+      const onesweep_small_shape small = onesweep_small_shape_for(kb, vb);
+      if (small.shape.block > 0 && n < small.below_items)
+        lookback_tiles = std::max(lookback_tiles, ceil_div(n, small.shape.tile()));
       // Two arrays of look-back words (launches alternate between them).
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
-             2 * align_up(static_cast<std::size_t>(lookback_header_words + std::min(ceil_div(n, ot), portion_tiles(ot)) * radix) *
-                          sizeof(unsigned));
+             2 * align_up(static_cast<std::size_t>(lookback_header_words + lookback_tiles * radix) * sizeof(unsigned));
     }
     case sort_algorithm::lsd_reduce_then_scan:
       return plan_bytes + align_up(static_cast<std::size_t>(radix * tiles) * sizeof(count_t)) +
@@ -185,6 +189,15 @@ void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, in
       if (r.n >= onesweep_large_from(large.from_items) &&
           fits_shared_memory(onesweep_kernel_for<Kind, U, V, large.shape>, onesweep_smem_bytes<U, V, large.shape>)) {
         run_onesweep_shape<Kind, U, V, large.shape>(r, buf, begin, end, passes, in_place, ws);
+        return;
+      }
+    }
+    // The small inputs' tile (after the large one: SCANKIT_ONESWEEP_LARGE_FROM=0 then tests the
+    // large tile at every size).
+    constexpr onesweep_small_shape small = onesweep_small_shape_for(sizeof(U), sizeof(V));
+    if constexpr (small.shape.block > 0) {
+      if (r.n < small.below_items) {
+        run_onesweep_shape<Kind, U, V, small.shape>(r, buf, begin, end, passes, in_place, ws);
         return;
       }
     }

@@ -191,7 +191,7 @@ struct onesweep_shape {
 /// counted instead: run_counting_fill.)
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
   (void)kind;  // session 11: float and int8 keys take the integer shapes (sortable bits held)
-  // 16-byte values: below onesweep_large_shape_for's sizes, and at every size with 1- and 2-byte keys.
+  // 16-byte values: below onesweep_large_shape_for's sizes.
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
     // Session 11: 512 x 18 (no spills; 512 x 16 spilled 4 bytes) 1.11x CUB at 2^28 against
@@ -227,8 +227,7 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 }
 
 /// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
-/// `from_items` keys (block 0: none; keys alone and 1- and 2-byte keys with 8- or 16-byte values
-/// keep onesweep_shape_for).
+/// `from_items` keys (block 0: none; keys alone keep onesweep_shape_for).
 /// Session 20 added 16-byte values (384 threads for 8-byte keys), one-byte keys with 4-byte
 /// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16) and two-byte
 /// keys with 4-byte values (384 x 28 from 2^21, 256 x 16 below).
@@ -283,11 +282,40 @@ constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, s
   // Two-byte keys with 4-byte values: their tile before session 20 (384 x 28), from 2^21; 512 x 24
   // ran within -4% / +1.4% of it from 2^21 to 2^28 (round 11).
   if (key_bytes == 2 && value_bytes == 4) return {{384, 28, 2, true}, 2 * m};
-  if ((value_bytes != 4 && value_bytes != 8 && value_bytes != 16) || key_bytes < 4) return {{0, 0, 0}, 0};
+  // Session 21 (tools/experiments/session21_onesweep.cu, docs/results/session21-round2.log): 1-
+  // and 2-byte keys with 8- and 16-byte values, on session 8's late tiles until then, ran at
+  // 0.87-0.94x CUB at 2^28 (uint8 + 8 B 0.92x, uint16 + 8 B 0.87x, uint16 + 16 B 0.92x). They
+  // take the 4-byte keys' large tiles:
+  //   8-byte values, 512 x 28 (128 registers, no spills): uint8 1.141x / 1.260x / 1.154x at
+  //     2^28 / 2^25 / 2^22 against 0.917x / 0.983-1.056x / 1.118x, uint16 1.102x / 1.189x /
+  //     1.143x against 0.871x / 0.910-0.985x / 1.086-1.113x; at 2^19 it lost (0.97x / 1.03x
+  //     against 1.13x / 1.16x): from 2^22.
+  //   16-byte values, 512 x 16 (128 registers, no spills): uint8 1.312x / 1.266x / 1.240x /
+  //     1.100x at 2^28 / 2^25 / 2^22 / 2^19 against 1.04x / 0.93-1.06x / 1.04-1.12x / 1.00x,
+  //     uint16 1.243x / 1.232x / 1.295x / 1.228x against 0.934x / 0.88-1.00x / 0.99-1.10x /
+  //     1.15-1.16x; at 2^17 it lost (0.82x / 0.93x): from 2^19, as 4-byte keys.
+  if (key_bytes <= 2 && value_bytes == 8) return {{512, 28, 1, true}, 4 * m};
+  if ((value_bytes != 4 && value_bytes != 8 && value_bytes != 16) || (key_bytes < 4 && value_bytes != 16))
+    return {{0, 0, 0}, 0};
   if (value_bytes == 16)
     return key_bytes >= 8 ? onesweep_large_shape{{384, 16, 1, true}, m} : onesweep_large_shape{{512, 16, 1, true}, m / 2};
   if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 4 * m};
   return value_bytes == 4 ? onesweep_large_shape{{512, 40, 1, true}, 16 * m} : onesweep_large_shape{{512, 28, 1, true}, 4 * m};
+}
+
+/// Session 21: a tile for inputs below `below_items` keys (block 0: none), ahead of
+/// onesweep_shape_for's. One-byte keys with 8-byte values sort in one pass over few tiles there:
+/// 256 x 8 at four blocks per SM (64 registers, no spills) ran at 1.045x / 1.022x CUB at 2^17 /
+/// 2^15 against 0.962x / 0.925x on 384 x 12 staged late, but lost at 2^19 (1.049x against
+/// 1.130x; docs/results/session21-round2.log). Its tiles are few below the bound, so the
+/// look-back state sized for them stays small (extra_workspace_bytes).
+struct onesweep_small_shape {
+  onesweep_shape shape;
+  std::int64_t below_items;
+};
+constexpr onesweep_small_shape onesweep_small_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
+  if (key_bytes == 1 && value_bytes == 8) return {{256, 8, 4, true}, std::int64_t{3} << 17};
+  return {{0, 0, 0}, 0};
 }
 
 /// Where the large pairs tile starts: the shape's from_items, or SCANKIT_ONESWEEP_LARGE_FROM
