@@ -190,7 +190,7 @@ void pairs_stable(sort_algorithm alg) {
       sizes.push_back(k);
     // The large tiles' edges (taken at these sizes with SCANKIT_ONESWEEP_LARGE_FROM=0).
     for (std::int64_t t = onesweep_large_tile<K>(vb); std::int64_t k : {t - 1, t + 1, 2 * t + 1}) sizes.push_back(k);
-    // The small inputs' tile (session 21: one-byte keys with 8-byte values) over several tiles
+    // The small inputs' tile (session 21: one-byte keys with 8- and 16-byte values) over several tiles
     // above the single-block limit, and the usual tile just above the small tile's bound.
     const auto small = cuda::detail::radix::onesweep_small_shape_for(sizeof(K), vb);
     if (small.shape.block > 0) {

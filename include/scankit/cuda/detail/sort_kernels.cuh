@@ -304,17 +304,24 @@ constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, s
 }
 
 /// Session 21: a tile for inputs below `below_items` keys (block 0: none), ahead of
-/// onesweep_shape_for's. One-byte keys with 8-byte values sort in one pass over few tiles there:
-/// 256 x 8 at four blocks per SM (64 registers, no spills) ran at 1.045x / 1.022x CUB at 2^17 /
-/// 2^15 against 0.962x / 0.925x on 384 x 12 staged late, but lost at 2^19 (1.049x against
-/// 1.130x; docs/results/session21-round2.log). Its tiles are few below the bound, so the
-/// look-back state sized for them stays small (extra_workspace_bytes).
+/// onesweep_shape_for's. One-byte keys sort in one pass, over few tiles at these sizes, where
+/// smaller tiles at four blocks per SM keep more SMs busy:
+///   8-byte values, 256 x 8 (64 registers, no spills): 1.045x / 1.022x CUB at 2^17 / 2^15
+///     against 0.962x / 0.925x on 384 x 12 staged late, but 1.049x against 1.130x at 2^19
+///     (docs/results/session21-round2.log): below 3 x 2^17.
+///   16-byte values, 256 x 4 (60 registers, no spills): 1.19-1.21x / 1.06-1.07x / 1.04-1.05x at
+///     2^14 / 2^15 / 2^16 against 1.10-1.13x / 1.01-1.03x / 1.00-1.01x on 256 x 8 staged late;
+///     0.98x against 1.00x at 2^17, 0.91x against 0.98-1.00x at 2^18 (round 4): below 2^17.
+///     (Nothing measured beat 256 x 8 at 2^17-2^18, where the library runs at 0.99-1.04x.)
+/// Their tiles are few below the bounds, so the look-back state sized for them stays small
+/// (extra_workspace_bytes).
 struct onesweep_small_shape {
   onesweep_shape shape;
   std::int64_t below_items;
 };
 constexpr onesweep_small_shape onesweep_small_shape_for(std::size_t key_bytes, std::size_t value_bytes) {
   if (key_bytes == 1 && value_bytes == 8) return {{256, 8, 4, true}, std::int64_t{3} << 17};
+  if (key_bytes == 1 && value_bytes == 16) return {{256, 4, 4, true}, std::int64_t{1} << 17};
   return {{0, 0, 0}, 0};
 }
 
