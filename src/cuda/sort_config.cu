@@ -25,10 +25,13 @@ std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value
   };
   std::string text;
   const auto small = detail::radix::onesweep_small_shape_for(key_bytes, value_bytes);
-  if (small.shape.block > 0)
-    text += "below " + std::to_string(small.below_items) + " keys, " + describe(small.shape) + "; then ";
-  text += describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
   const auto large = detail::radix::onesweep_large_shape_for(key_bytes, value_bytes);
+  // The large tile wins where both could run (SCANKIT_ONESWEEP_LARGE_FROM may lower its start).
+  std::int64_t small_until = small.below_items;
+  if (large.shape.block > 0) small_until = std::min(small_until, detail::radix::onesweep_large_from(large.from_items));
+  if (small.shape.block > 0 && small_until > 0)
+    text += "below " + std::to_string(small_until) + " keys, " + describe(small.shape) + "; then ";
+  text += describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
   if (large.shape.block > 0)
     text += "; from " + std::to_string(detail::radix::onesweep_large_from(large.from_items)) + " keys, " +
             describe(large.shape);

@@ -85,7 +85,7 @@ std::int64_t onesweep_tile(std::size_t value_bytes) {
   return cuda::detail::radix::onesweep_shape_for(sizeof(K), value_bytes, radix_traits<K>::kind).tile();
 }
 
-/// onesweep's tile for large inputs with values of `value_bytes` (session 19; the small tile
+/// onesweep's tile for large inputs with values of `value_bytes` (session 19; onesweep_tile's
 /// where there is none). SCANKIT_ONESWEEP_LARGE_FROM=0 makes every size take it.
 template <class K>
 std::int64_t onesweep_large_tile(std::size_t value_bytes) {
@@ -197,6 +197,8 @@ void pairs_stable(sort_algorithm alg) {
       for (std::int64_t ts = small.shape.tile(); std::int64_t k : {5 * ts - 1, 5 * ts + 1, 17 * ts + 1}) sizes.push_back(k);
       const std::int64_t t = onesweep_tile<K>(vb), m = small.below_items / t + 1;
       for (std::int64_t k : {m * t - 1, m * t + 1}) sizes.push_back(k);
+      // Its last size (the most look-back state it takes) and the first size past it.
+      for (std::int64_t k : {small.below_items - 1, small.below_items}) sizes.push_back(k);
     }
   }
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
@@ -223,6 +225,8 @@ void bit_ranges(sort_algorithm alg) {
       for (bool desc : {false, true}) {
         SCOPED_TRACE(::testing::Message() << "bits [" << b << ", " << e << ")");
         ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, key_pattern::random, {desc, b, e}, alg, false)));
+        // 16-byte values too: their tiles (one-byte keys: 256 x 4 below 2^17) over bit ranges.
+        ASSERT_TRUE((gpu_pairs_match<K, value16>(n, key_pattern::random, {desc, b, e}, alg, false)));
       }
 }
 
@@ -239,6 +243,8 @@ void in_place_and_argsort(sort_algorithm alg) {
       // 4-byte values too, descending: the 1- and 2-byte keys' tiles of session 20 (256 x 16,
       // 512 x 24) in place, ending in the alternate buffer and the final copy.
       ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, {.descending = true}, alg, true)));
+      // And 16-byte values (session 21: 256 x 4 and 512 x 16 for 1- and 2-byte keys) in place.
+      ASSERT_TRUE((gpu_pairs_match<K, value16>(n, p, {}, alg, true)));
       // argsort, device API: the indices equal the stable reference's positions.
       const cuda::sort_config cfg{alg};
       dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * 8);

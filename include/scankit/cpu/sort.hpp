@@ -780,7 +780,9 @@ class radix_sorter {
       // run-time count cost a third of this count: 2^27 uint32 keys leave two digits here).
       const digit_fn<K> dg = digit_;
       const K* const k = s.k;
-      auto count = [&]<std::size_t P>(std::integral_constant<std::size_t, P>) {
+      // (shift and mask copied: a lambda may not capture structured bindings before C++20's
+      // P1091, which Clang implements from version 16.)
+      auto count = [&, shift = shift, mask = mask]<std::size_t P>(std::integral_constant<std::size_t, P>) {
         for (std::int64_t i = 0; i < m; ++i) {
           const U o = dg.ordered(k[i]);
           for (std::size_t j = 0; j < (P == 0 ? np : P); ++j) ++h[j][(o >> shift[j]) & mask[j]];
@@ -799,6 +801,7 @@ class radix_sorter {
     int r = 0;
     // A digit varies unless every key has the first key's: one look-up per digit (a scan of
     // the 256 counts for their maximum cost 4% of a 2^27 sort, its pieces being 2,048 keys).
+    // m >= 1 here: msd() and split_leaf() skip empty buckets and pieces.
     const U first_key = digit_.ordered(s.k[0]);
     for (std::size_t j = 0; j < np; ++j)
       if (h[j][(first_key >> shift[j]) & mask[j]] < static_cast<std::uint32_t>(m)) act[r++] = j;

@@ -41,10 +41,12 @@ inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::si
     case sort_algorithm::onesweep: {
       const std::int64_t ot = onesweep_min_tile(kb, vb);
       std::int64_t lookback_tiles = std::min(ceil_div(n, ot), portion_tiles(ot));
-      // The small inputs' tile, where it runs (n below its bound: a few hundred tiles at most).
+      // The small inputs' tile where it runs (n below its bound: 192 tiles at most). Reserved
+      // for min(n, bound - 1) keys, so that the bytes never shrink as n grows: a workspace
+      // sized for a larger n serves every smaller one.
       const onesweep_small_shape small = onesweep_small_shape_for(kb, vb);
-      if (small.shape.block > 0 && n < small.below_items)
-        lookback_tiles = std::max(lookback_tiles, ceil_div(n, small.shape.tile()));
+      if (small.shape.block > 0)
+        lookback_tiles = std::max(lookback_tiles, ceil_div(std::min(n, small.below_items - 1), small.shape.tile()));
       // Two arrays of look-back words (launches alternate between them).
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
              2 * align_up(static_cast<std::size_t>(lookback_header_words + lookback_tiles * radix) * sizeof(unsigned));

@@ -177,7 +177,7 @@ struct onesweep_shape {
 /// per SM 1.148x / 1.163x (1.29x at 2^22, 1.06x at 2^20). uint64 keys: 384 x 12 late 0.98x;
 /// 512 x 16 early at 2 blocks per SM 1.087x (1.166x at 2^24). uint32 pairs: 384 x 16 late 0.925x;
 /// 384 x 28 early 1.041x (512 x 20 early 1.015x). Pairs with 8- or 16-byte keys or values kept
-/// the late staging (not measured early; sessions 9-20 moved most of them to early tiles). Float
+/// the late staging (not measured early; sessions 9-21 moved most of them to early tiles). Float
 /// keys alone: their order transform, recomputed with every digit, made ptxas spill 84-144
 /// bytes under the early shapes' budgets (float and double 0.88-0.89x CUB,
 /// results/session8-round12.log), so they kept session 7's late tiles until
@@ -191,7 +191,8 @@ struct onesweep_shape {
 /// counted instead: run_counting_fill.)
 constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
   (void)kind;  // session 11: float and int8 keys take the integer shapes (sortable bits held)
-  // 16-byte values: below onesweep_large_shape_for's sizes.
+  // 16-byte values: below onesweep_large_shape_for's sizes (and, for one-byte keys, from
+  // onesweep_small_shape_for's bound).
   if (value_bytes >= 16) return {256, 8, 2};
   if (value_bytes == 0) {
     // Session 11: 512 x 18 (no spills; 512 x 16 spilled 4 bytes) 1.11x CUB at 2^28 against
@@ -229,8 +230,9 @@ constexpr onesweep_shape onesweep_shape_for(std::size_t key_bytes, std::size_t v
 /// Session 19: pairs at large n take a bigger tile at one block of 512 threads per SM, from
 /// `from_items` keys (block 0: none; keys alone keep onesweep_shape_for).
 /// Session 20 added 16-byte values (384 threads for 8-byte keys), one-byte keys with 4-byte
-/// values (512 x 24 at two blocks per SM, the small tile below 2^20 being 256 x 16) and two-byte
-/// keys with 4-byte values (384 x 28 from 2^21, 256 x 16 below).
+/// values (512 x 24 at two blocks per SM, onesweep_shape_for's tile below 2^20 being 256 x 16)
+/// and two-byte keys with 4-byte values (384 x 28 from 2^21, 256 x 16 below). Session 21 added
+/// 1- and 2-byte keys with 8- and 16-byte values (below).
 /// tools/experiments/session8_onesweep.cu (docs/results/session19-round{2,3,4}.log, H100, one
 /// process with CUB on the same input, every output checked): only two blocks per SM had been
 /// tried staged early, and smaller tiles at three or four lost (4-byte pairs 0.73-0.88x CUB at
@@ -265,9 +267,11 @@ struct onesweep_large_shape {
 ///   8-byte values from 2^22: 4-byte keys 1.06-1.08x against 0.99-1.02x at 2^22-2^23.5, 8-byte
 ///     keys 1.05-1.08x against 0.99-1.03x.
 ///   4-byte pairs stay below 2^24: 1.03x against 1.05-1.07x at 2^23-2^23.5.
-///   1- and 2-byte keys kept their tile (at 2^28 int8 1.05x against 1.07x, uint16 1.11x
-///     against 1.16x, int16 1.12x against 1.15x): their passes are fewer and lighter. (Session
-///     20 gave one-byte keys with 4-byte values 512 x 24 at two blocks per SM, from 2^20.)
+///   1- and 2-byte keys with 4-byte values kept their tile (at 2^28 int8 1.05x against 1.07x,
+///     uint16 1.11x against 1.16x, int16 1.12x against 1.15x): their passes are fewer and
+///     lighter. (Session 20 gave one-byte keys with 4-byte values 512 x 24 at two blocks per
+///     SM, from 2^20; session 21 gave 1- and 2-byte keys with 8- and 16-byte values the 4-byte
+///     keys' one-block tiles.)
 ///   16-byte values (session 20, docs/results/session20-round4.log, 9 runs per size): 4-byte
 ///     keys from 2^19 (1.38-1.59x against 1.11-1.16x at 2^19-2^20, 1.10x / 1.26x at 2^18, under
 ///     1.0x below 2^17), 8-byte keys from 2^20 (1.29x / 1.23x at 2^20, 1.27x / 1.29x at 2^19).
