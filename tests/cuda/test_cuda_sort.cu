@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -316,6 +317,32 @@ SORT_TESTS_FOR(std::int32_t, i32)
 SORT_TESTS_FOR(std::int64_t, i64)
 SORT_TESTS_FOR(float, f32)
 SORT_TESTS_FOR(double, f64)
+
+// The workspace a size needs never shrinks as the size grows, so that a workspace sized once
+// for the largest input serves every smaller one. Host arithmetic only: runs without a GPU.
+// (Session 21's small tiles first broke this just below their bounds, 2^17 and 3 x 2^17.)
+TEST(CudaSortWorkspace, BytesNeverShrinkAsSizeGrows) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t bound : {std::int64_t{1} << 17, std::int64_t{3} << 17})
+    for (std::int64_t d = -5000; d <= 5000; ++d) sizes.push_back(bound + d);
+  for (int k = 1; k <= 34; ++k)
+    for (std::int64_t d : {-1, 0, 1}) sizes.push_back((std::int64_t{1} << k) + d);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  for (auto alg : cuda::all_sort_algorithms)
+    for (std::size_t kb : {1, 2, 4, 8})
+      for (std::size_t vb : {0, 4, 8, 16}) {
+        std::size_t before = 0;
+        std::int64_t before_n = 0;
+        for (std::int64_t n : sizes) {
+          const std::size_t w = cuda::sort_workspace_bytes(n, kb, vb, {alg});
+          ASSERT_GE(w, before) << cuda::name(alg) << ", " << kb << "-byte keys, " << vb << "-byte values: " << w
+                               << " bytes at n = " << n << " against " << before << " at n = " << before_n;
+          before = w;
+          before_n = n;
+        }
+      }
+}
 
 TEST(CudaSortArgs, BadArgumentsThrowBeforeLaunching) {
   SKIP_WITHOUT_GPU();
