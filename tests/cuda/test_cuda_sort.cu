@@ -320,11 +320,13 @@ SORT_TESTS_FOR(double, f64)
 
 // The workspace a size needs never shrinks as the size grows, so that a workspace sized once
 // for the largest input serves every smaller one. Host arithmetic only: runs without a GPU.
-// (Session 21's small tiles first broke this just below their bounds, 2^17 and 3 x 2^17.)
+// (Session 21's small tiles first broke this just below their bounds.)
 TEST(CudaSortWorkspace, BytesNeverShrinkAsSizeGrows) {
   std::vector<std::int64_t> sizes;
-  for (std::int64_t bound : {std::int64_t{1} << 17, std::int64_t{3} << 17})
-    for (std::int64_t d = -5000; d <= 5000; ++d) sizes.push_back(bound + d);
+  for (std::size_t kb : {1, 2, 4, 8})
+    for (std::size_t vb : {0, 4, 8, 16})
+      if (const auto small = cuda::detail::radix::onesweep_small_shape_for(kb, vb); small.shape.block > 0)
+        for (std::int64_t d = -5000; d <= 5000; ++d) sizes.push_back(small.below_items + d);
   for (int k = 1; k <= 34; ++k)
     for (std::int64_t d : {-1, 0, 1}) sizes.push_back((std::int64_t{1} << k) + d);
   std::sort(sizes.begin(), sizes.end());

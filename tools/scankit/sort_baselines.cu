@@ -23,11 +23,6 @@ entry find(std::string_view t) {
 }
 }  // namespace
 
-bool cub_sort_available(std::string_view t, std::size_t vb) {
-  if (!find(t)) return false;
-  return vb == 0 || vb == 4 || vb == 8 || vb == 16;
-}
-
 void cub_sort(std::string_view t, cub_sort_args& a) {
   entry f = find(t);
   if (!f || !f(a)) throw error("CUB sort baseline not built for key type " + std::string(t) + " with " +

@@ -26,11 +26,8 @@ struct cub_sort_args {
   cudaStream_t stream = nullptr;
 };
 
-/// Whether the baseline is built for this key type ("u8" ... "f64") and value size (CUB is
-/// instantiated for every key type with no values and with 4-, 8- and 16-byte values).
-bool cub_sort_available(std::string_view key_type, std::size_t value_bytes);
-
-/// Runs (or sizes) the CUB sort; throws scankit::cuda_error on failure.
+/// Runs (or sizes) the CUB sort, built for every key type ("u8" ... "f64") with no values and
+/// with 4-, 8- and 16-byte values; throws scankit::cuda_error on failure.
 void cub_sort(std::string_view key_type, cub_sort_args& a);
 
 }  // namespace scankit::tools

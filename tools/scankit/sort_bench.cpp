@@ -201,11 +201,6 @@ point measure(const run_spec& s, std::int64_t n) {
       std::function<void()> f;
       if (r == "cub") {
 #ifdef SCANKIT_HAS_CUDA
-        if (!cub_sort_available(s.type, vb)) {
-          rr.check = "n/a";
-          pt.rows.push_back(rr);
-          continue;
-        }
         cub_sort_args a;
         a.keys_in = kin.data(), a.keys_out = kout.data(), a.values_in = vin.data(), a.values_out = vout.data();
         a.value_bytes = vb, a.n = n, a.begin_bit = 0, a.end_bit = opts.end_bit < 0 ? width : opts.end_bit;

@@ -299,8 +299,8 @@ constexpr onesweep_large_shape onesweep_large_shape_for(std::size_t key_bytes, s
   //     uint16 1.243x / 1.232x / 1.295x / 1.228x against 0.934x / 0.88-1.00x / 0.99-1.10x /
   //     1.15-1.16x; at 2^17 it lost (0.82x / 0.93x): from 2^19, as 4-byte keys.
   if (key_bytes <= 2 && value_bytes == 8) return {{512, 28, 1, true}, 4 * m};
-  if ((value_bytes != 4 && value_bytes != 8 && value_bytes != 16) || (key_bytes < 4 && value_bytes != 16))
-    return {{0, 0, 0}, 0};
+  // (Every 1- and 2-byte key kind with 4- or 8-byte values has returned above.)
+  if (value_bytes != 4 && value_bytes != 8 && value_bytes != 16) return {{0, 0, 0}, 0};
   if (value_bytes == 16)
     return key_bytes >= 8 ? onesweep_large_shape{{384, 16, 1, true}, m} : onesweep_large_shape{{512, 16, 1, true}, m / 2};
   if (key_bytes >= 8) return value_bytes == 4 ? onesweep_large_shape{{512, 24, 1, true}, m} : onesweep_large_shape{{512, 20, 1, true}, 4 * m};
