@@ -45,10 +45,57 @@ __device__ __forceinline__ unsigned long long load_acquire(const unsigned long l
   return v;
 }
 
+/// runs_before (decoupled_lookback.cuh) for up to MaxRuns runs of 32 before the tile's run
+/// (the library's stops at 3: launches of at most 128 tiles).
+template <int MaxRuns, class T, class Op>
+__device__ __forceinline__ T runs_before_r(const level_status<T>& level0, std::int64_t t, Op op, unsigned backoff) {
+  constexpr int W = level_status<T>::W;
+  const int r = static_cast<int>(t >> 5), lane = threadIdx.x & 31;
+  if (r == 0) return op.identity();
+  const std::int64_t first = std::int64_t{lane} * r;
+  unsigned long long w[MaxRuns][W];
+  unsigned pending = (1u << r) - 1;
+  while (pending != 0) {
+#pragma unroll
+    for (int i = 0; i < MaxRuns; ++i)
+#pragma unroll
+      for (int k = 0; k < W; ++k)
+        if ((pending >> i) & 1) w[i][k] = load_relaxed(level0.words + (first + i) * W + k);
+#pragma unroll
+    for (int i = 0; i < MaxRuns; ++i) {
+      bool ready = (pending >> i) & 1;
+#pragma unroll
+      for (int k = 0; k < W; ++k) ready = ready && (w[i][k] >> 32) != 0;
+      if (ready) pending &= ~(1u << i);
+    }
+    if (pending != 0) __nanosleep(backoff);
+  }
+  T v = level_status<T>::value(w[0]);
+#pragma unroll
+  for (int i = 1; i < MaxRuns; ++i)
+    if (i < r) v = op(v, level_status<T>::value(w[i]));
+  return warp_reduce(v, op);
+}
+
+/// look_back with level 1 always from the aggregates (two levels, at most 32 * (MaxRuns + 1) tiles).
+template <int MaxRuns, class T, class Op>
+__device__ __forceinline__ void look_back_runs(const tree<T>& tr, std::int64_t t, T aggregate, Op op, unsigned backoff,
+                                               T* level_sums) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (warp == 1 && tr.levels == 2) {
+    const T before = runs_before_r<MaxRuns>(tr.level[0], t, op, backoff);
+    if (lane == 0) level_sums[1] = before;
+  } else if (warp == 0) {
+    const T before = run_sum(tr.level[0], t, op, backoff);
+    if (lane == 0) level_sums[0] = before;
+  }
+  (void)aggregate;
+}
+
 /// Mode 0: look back; 1: no look-back (bound). window 0: no window; by_entry: wait for tile
 /// t - window's level-0 entry instead of the landed count.
-template <int KV, int Mode, class T, class Op>
-__global__ void __launch_bounds__(256, 4)
+template <int B, int KV, int MinBlocks, int MaxRuns, int Mode, class T, class Op>
+__global__ void __launch_bounds__(B, MinBlocks)
     window_blocked_kernel(const T* in, T* out, std::int64_t n, Op op, const __grid_constant__ tree<T> tr,
                           unsigned long long* tile_counter, unsigned long long* landed, unsigned long long landed_base,
                           int window, bool by_entry, unsigned backoff, unsigned first_delay, bool prefetch) {
@@ -131,7 +178,8 @@ __global__ void __launch_bounds__(256, 4)
   T tile_prefix = op.identity();
   if constexpr (Mode == 0) {
     if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
-    look_back<true>(tr, t, aggregate, op, backoff, level_sums);
+    if constexpr (MaxRuns > 0) look_back_runs<MaxRuns>(tr, t, aggregate, op, backoff, level_sums);
+    else look_back<true>(tr, t, aggregate, op, backoff, level_sums);
     __syncthreads();
     tile_prefix = tile_prefix_of(tr, level_sums, op.identity(), op);
   }
@@ -162,23 +210,24 @@ __global__ void __launch_bounds__(256, 4)
 unsigned long long* g_landed = nullptr;  // grows by `tiles` per launch, never cleared
 unsigned long long g_landed_value = 0;
 
-template <int KV, int Mode, class T>
-void windowed(context<T>& c, int window, bool by_entry = false, bool prefetch = false, unsigned first_delay = 1000) {
+template <int B, int KV, int MinBlocks, int MaxRuns, int Mode, class T>
+void shaped(context<T>& c, int window, bool by_entry = false, bool prefetch = false, unsigned first_delay = 1000) {
   using Op = scankit::sum<T>;
-  constexpr int B = 256, V = 16 / sizeof(T);
+  constexpr int V = 16 / sizeof(T);
   const std::int64_t tile_items = std::int64_t{B} * KV * V;
   const std::int64_t tiles = sd::ceil_div(c.n, tile_items);
   if (window > 0 && window >= tiles) return;
-  auto* kernel = dl::window_blocked_kernel<KV, Mode, T, Op>;
+  if (MaxRuns > 0 && (dl::levels_for(tiles) != 2 || tiles > 32 * (MaxRuns + 1))) return;
+  auto* kernel = dl::window_blocked_kernel<B, KV, MinBlocks, MaxRuns, Mode, T, Op>;
   const int smem = dl::blocked_layout<KV>::bytes(B);
   dl::allow_shared_bytes(kernel, smem);
   char label[96];
-  std::snprintf(label, sizeof label, "%s 256x%d W%d%s%s d%u (%lld tiles)", Mode == 0 ? "blocked" : "bound", KV, window,
-                by_entry ? " entry" : "", prefetch ? " pf" : "", first_delay, static_cast<long long>(tiles));
+  std::snprintf(label, sizeof label, "%s %dx%d W%d%s%s r%d d%u (%lld tiles)", Mode == 0 ? "blocked" : "bound", B, KV,
+                window, by_entry ? " entry" : "", prefetch ? " pf" : "", MaxRuns, first_delay, static_cast<long long>(tiles));
   time_row(c, label, [&](sd::arena& a) {
     dl::tree<T> tr;
     unsigned long long* counter = dl::prepare_tree(tr, tiles, a, cudaStream_t{});
-    tr.level1_from_aggregates = dl::level1_from_aggregates(tr, tiles);
+    tr.level1_from_aggregates = MaxRuns == 0 && dl::level1_from_aggregates(tr, tiles);
     sd::launch_after("window_blocked_kernel", kernel, static_cast<unsigned>(tiles), B, smem, cudaStream_t{},
                      static_cast<const T*>(c.in), c.out, c.n, Op{}, tr, counter, g_landed, g_landed_value, window,
                      by_entry, 32u, first_delay, prefetch && tiles <= 256);
@@ -186,10 +235,32 @@ void windowed(context<T>& c, int window, bool by_entry = false, bool prefetch = 
   });
 }
 
+template <int KV, int Mode, class T>
+void windowed(context<T>& c, int window, bool by_entry = false, bool prefetch = false, unsigned first_delay = 1000) {
+  shaped<256, KV, 4, 0, Mode, T>(c, window, by_entry, prefetch, first_delay);
+}
+
 int g_round = 1;
 
 template <class T>
 void variants(context<T>& c) {
+  if (g_round == 3) {  // round 3: bigger tiles, fewer of them, level 1 from the aggregates
+    windowed<8, 0, T>(c, 0, false, true);  // the library's kernel
+    shaped<256, 8, 4, 7, 0, T>(c, 0, false, true);
+    shaped<256, 16, 2, 0, 0, T>(c, 0, false, true);
+    shaped<256, 16, 2, 7, 0, T>(c, 0, false, true);
+    shaped<256, 16, 2, 7, 0, T>(c, 0, false, true, 500);
+    shaped<256, 16, 2, 7, 0, T>(c, 0, false, false);
+    shaped<256, 16, 2, 7, 1, T>(c, 0, false, true);
+    shaped<512, 8, 2, 0, 0, T>(c, 0, false, true);
+    shaped<512, 8, 2, 7, 0, T>(c, 0, false, true);
+    shaped<512, 8, 1, 7, 0, T>(c, 0, false, true);
+    shaped<384, 8, 2, 7, 0, T>(c, 0, false, true);
+    shaped<256, 12, 3, 7, 0, T>(c, 0, false, true);
+    shaped<512, 12, 1, 7, 0, T>(c, 0, false, true);
+    shaped<256, 10, 3, 7, 0, T>(c, 0, false, true);
+    return;
+  }
   windowed<8, 0, T>(c, 0, false, true);   // the library's kernel (prefetch where it has it)
   windowed<8, 1, T>(c, 0, false, true);   // its bound
   windowed<8, 0, T>(c, 0, false, false);  // no prefetch
