@@ -244,6 +244,17 @@ int g_round = 1;
 
 template <class T>
 void variants(context<T>& c) {
+  if (g_round == 4) {  // round 3: tiles of 8,192 items against windows over 4,096-item tiles
+    windowed<8, 0, T>(c, 0, false, true);
+    shaped<512, 8, 2, 7, 0, T>(c, 0, false, true);
+    shaped<256, 16, 2, 7, 0, T>(c, 0, false, true);
+    shaped<384, 8, 2, 7, 0, T>(c, 0, false, true);
+    for (int w : {160, 192, 224, 256, 320}) windowed<8, 0, T>(c, w, false, true);
+    for (int w : {192, 256}) windowed<8, 0, T>(c, w, false, false);
+    for (int w : {96, 128, 160}) shaped<512, 8, 2, 0, 0, T>(c, w, false, true);
+    windowed<8, 1, T>(c, 192, false, true);
+    return;
+  }
   if (g_round == 3) {  // round 3: bigger tiles, fewer of them, level 1 from the aggregates
     windowed<8, 0, T>(c, 0, false, true);  // the library's kernel
     shaped<256, 8, 4, 7, 0, T>(c, 0, false, true);
@@ -284,6 +295,15 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
   CK(cudaMalloc(&g_landed, 8));
   CK(cudaMemset(g_landed, 0, 8));
+  if (g_round == 4) {  // sizes 2^lo .. 2^hi in quarter steps of the exponent
+    for (int q = 4 * lo; q <= 4 * hi; ++q) {
+      const std::int64_t n = static_cast<std::int64_t>(std::llround(std::exp2(q / 4.0)));
+      auto body = [&](auto& ctx) { variants(ctx); };
+      if (type == "f64") run_size<double>(n, "double", body);
+      else run_size<long long>(n, "int64", body);
+    }
+    return 0;
+  }
   for (int k = lo; k <= hi; ++k) {
     for (std::int64_t n : {std::int64_t{1} << k, (std::int64_t{3} << k) / 2}) {
       if (k == hi && n != (std::int64_t{1} << k)) continue;
