@@ -240,10 +240,32 @@ void windowed(context<T>& c, int window, bool by_entry = false, bool prefetch = 
   shaped<256, KV, 4, 0, Mode, T>(c, window, by_entry, prefetch, first_delay);
 }
 
+/// Level 1 from the aggregates where the launch has at most 192 tiles (up to 5 runs before).
+template <int B, int KV, int MinBlocks, int Mode, class T>
+void auto_runs(context<T>& c, int window = 0) {
+  constexpr std::int64_t tile_items = std::int64_t{B} * KV * (16 / sizeof(T));
+  if (sd::ceil_div(c.n, tile_items) <= 192) shaped<B, KV, MinBlocks, 5, Mode, T>(c, window, false, true);
+  else shaped<B, KV, MinBlocks, 0, Mode, T>(c, window, false, true);
+}
+
 int g_round = 1;
 
 template <class T>
 void variants(context<T>& c) {
+  if (g_round == 6) return;  // round 4b: the library only
+  if (g_round == 5) {  // round 4: the tile size against the tile count per SM, and the window
+    windowed<8, 1, T>(c, 0, false, true);  // the bound
+    auto_runs<256, 8, 4, 0, T>(c);
+    auto_runs<256, 10, 4, 0, T>(c);
+    auto_runs<256, 12, 4, 0, T>(c);
+    auto_runs<256, 14, 3, 0, T>(c);
+    auto_runs<256, 16, 3, 0, T>(c);
+    auto_runs<384, 8, 2, 0, T>(c);
+    auto_runs<256, 8, 4, 0, T>(c, 256);
+    auto_runs<256, 10, 4, 0, T>(c, 256);
+    auto_runs<256, 12, 4, 0, T>(c, 224);
+    return;
+  }
   if (g_round == 4) {  // round 3: tiles of 8,192 items against windows over 4,096-item tiles
     windowed<8, 0, T>(c, 0, false, true);
     shaped<512, 8, 2, 7, 0, T>(c, 0, false, true);
@@ -295,11 +317,14 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
   CK(cudaMalloc(&g_landed, 8));
   CK(cudaMemset(g_landed, 0, 8));
-  if (g_round == 4) {  // sizes 2^lo .. 2^hi in quarter steps of the exponent
-    for (int q = 4 * lo; q <= 4 * hi; ++q) {
-      const std::int64_t n = static_cast<std::int64_t>(std::llround(std::exp2(q / 4.0)));
+  if (g_round >= 4) {  // sizes 2^lo .. 2^hi in quarter (round 3) or eighth steps of the exponent
+    const int steps = g_round == 4 ? 4 : 8;
+    for (int q = steps * lo; q <= steps * hi; ++q) {
+      const std::int64_t n = static_cast<std::int64_t>(std::llround(std::exp2(q / double(steps))));
       auto body = [&](auto& ctx) { variants(ctx); };
       if (type == "f64") run_size<double>(n, "double", body);
+      else if (type == "i32") run_size<int>(n, "int32", body);
+      else if (type == "f32") run_size<float>(n, "float", body);
       else run_size<long long>(n, "int64", body);
     }
     return 0;
