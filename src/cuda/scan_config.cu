@@ -115,6 +115,8 @@ static std::string describe_lookback_tuning() {
            std::to_string(tu.block_size * items) + " items per tile";
   } else {
     const int big = tu.block_size * tu.blocked_vectors_per_thread * v;
+    const int one_per_sm = dl::one_tile_per_sm_up_to_threads(tu.one_tile_per_sm_up_to_threads);
+    const int window = dl::load_window_tiles(tu.load_window_tiles);
     const int small = tu.block_size * tu.vectors_per_thread * v;
     std::string specialized;
     if constexpr (ItemBytes == 4 || ItemBytes == 8) {
@@ -131,8 +133,12 @@ static std::string describe_lookback_tuning() {
            std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items, blocked tiles of " +
            threads + " x " + std::to_string(tu.blocked_vectors_per_thread) +
            " 16-byte vectors in shared memory = " + std::to_string(big) +
-           " items, first look-back read after " + std::to_string(dl::first_delay_ns(tu.first_delay_ns)) +
-           " ns; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
+           " items, first look-back read after " + std::to_string(dl::first_delay_ns(tu.first_delay_ns)) + " ns" +
+           (one_per_sm > 0 ? ", blocks of up to " + std::to_string(one_per_sm) +
+                                 " threads where that makes one tile per SM instead of more"
+                           : std::string()) +
+           (window > 0 ? ", at most " + std::to_string(window) + " tiles' loads in flight" : std::string()) +
+           "; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
            " vectors in registers = " + std::to_string(small) + " items (block scan: " +
            (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
            "); compiled for " + std::to_string(tu.min_blocks_per_sm) + " blocks per SM; " +

@@ -427,6 +427,66 @@ TEST_P(CudaScan, SpecializedTileLargeSizes) {
   sweep(affine_compose{}, sizes8);
 }
 
+// 8-byte items in launches that fit the GPU in one wave (session 22): the blocked tile with
+// more than the tuned 256 threads, so that it makes one tile per SM (from SMs x 4,096 + 1
+// items up to SMs x 8,192), then the load window (more than 256 tiles, up to 2^21 items);
+// int64 and double sums and the 8-byte non-commutative affine maps, both kinds, in place and
+// not; then random sizes in [2^16, 2^21] (int64), and a double sum in the window whose bits
+// must not change from run to run.
+TEST_P(CudaScan, EightByteOneWaveSizes) {
+  if (algo() != scan_algorithm::decoupled_lookback) GTEST_SKIP() << "the tile belongs to decoupled-lookback";
+  namespace dl = scankit::cuda::detail::decoupled_lookback;
+  constexpr auto tu = dl::tuning_for<8>();
+  const bool quick = quick_mode();
+  int sms = 0;
+  ck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+  const std::int64_t tuned_tile = std::int64_t{tu.block_size} * tu.blocked_vectors_per_thread * 2;
+  const std::int64_t one_per_sm = sms * tuned_tile;  // the last size the tuned block covers
+  const std::int64_t widest = one_per_sm * tu.one_tile_per_sm_up_to_threads / tu.block_size;
+  const std::int64_t last = std::int64_t{1} << 21;
+  std::uniform_int_distribution<std::int64_t> any(widest + 1, last);
+  std::vector<std::int64_t> sizes{one_per_sm + 1, widest + 1, last - 3};
+  if (!quick) {
+    sizes.insert(sizes.end(), {one_per_sm - 1, one_per_sm, one_per_sm + 2 * 32 * 16 - 1, (one_per_sm * 3) / 2 + 7,
+                               widest - 1, widest, widest + tuned_tile - 1, widest + 256 * tuned_tile / 4 + 5,
+                               (last * 3) / 4 + 1, last - 1, last, any(sk::test::rng())});
+    std::sort(sizes.begin(), sizes.end());
+  }
+  sweep(sk::sum<std::int64_t>{}, sizes);
+  sweep(sk::sum<double>{}, sizes);
+  sweep(affine_compose{}, sizes);
+
+  std::uniform_real_distribution<double> log_size(16.0, 21.0);
+  const sk::sum<std::int64_t> op;
+  const int runs = quick ? 10 : 200;
+  for (int i = 0; i < runs; ++i) {
+    const auto n = static_cast<std::int64_t>(std::exp2(log_size(sk::test::rng())));
+    const auto in = random_input(n, op);
+    const scan_kind kind = i % 2 ? scan_kind::exclusive : scan_kind::inclusive;
+    const auto r = check(in, op, kind, i % 3 ? std::int64_t{7} : std::int64_t{0}, i % 4 == 1);
+    ASSERT_TRUE(r) << "run " << i << " of " << runs;
+  }
+
+  using T = double;
+  const std::int64_t n = (last * 3) / 4 + 1;
+  const auto in = random_input(n, sk::sum<T>{});
+  const skc::scan_config cfg{algo(), 0};
+  const std::size_t bytes = n * sizeof(T);
+  din_.reserve(bytes);
+  dout_.reserve(bytes);
+  const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
+  ws_.reserve(need);
+  ck(cudaMemcpy(din_.p, in.data(), bytes, cudaMemcpyHostToDevice), "copy in");
+  std::vector<T> first(n), again(n);
+  for (int run = 0; run < 5; ++run) {
+    ck(cudaMemsetAsync(dout_.p, 0xAB, bytes, stream_), "poison output");
+    skc::scan(din_.as<T>(), dout_.as<T>(), n, sk::sum<T>{}, scan_kind::inclusive, T(0), ws_.data(), need, stream_, cfg);
+    ck(cudaStreamSynchronize(stream_), "scan");
+    ck(cudaMemcpy(run == 0 ? first.data() : again.data(), dout_.p, bytes, cudaMemcpyDeviceToHost), "copy out");
+    if (run > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << "run " << run;
+  }
+}
+
 // n == 0: nothing is read or written but the carry-out, which is the carry-in.
 TEST_P(CudaScan, ZeroLengthWritesCarryOut) {
   const skc::scan_config cfg{algo(), 0};

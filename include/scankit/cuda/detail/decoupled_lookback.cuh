@@ -50,6 +50,11 @@ struct tuning {
   std::int64_t blocked_from_items;  // smaller inputs use the striped register tile
   std::int64_t prefetch_up_to_tiles;  // striped and blocked tiles: launches of at most this many
                                       // tiles prefetch tile blockIdx.x into L2 first
+  int one_tile_per_sm_up_to_threads;  // blocked tile: where the tuned block would give more tiles
+                                      // than SMs, blocks of up to this many threads (whole warps)
+                                      // make one tile per SM instead (0: off)
+  int load_window_tiles;              // blocked tile: launches of more tiles keep at most this
+                                      // many tiles' loads in flight (tree::load_window; 0: off)
 };
 /// Why these numbers (H100):
 /// - Session 2 (tools/experiments/lookback_tuning.cu, 2^28 int32): without the look-back the
@@ -108,9 +113,11 @@ constexpr tuning tuning_for() {
   // with the clearing and the counter's round trip: int64 / double +5-13% at 2^14-2^16
   // (striped), +2-7% at 2^16.6-2^19.6 (blocked), +-1% at 2^20, -2 to -5% at 2^20.6-2^21.
   // Not measured for other item sizes, which keep it off.
-  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24, 0};
-  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16, 256};
-  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14, 0};
+  // One tile per SM and the load window (session 22, tools/experiments/session22_scan_window.cu,
+  // docs/results/session22-round*.log): see launch_blocked.
+  if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24, 0, 0, 0};
+  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16, 256, 512, 256};
+  return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14, 0, 0, 0};
 }
 
 /// Where the blocked tile starts: the tuning's blocked_from_items, or the environment variable
@@ -125,6 +132,19 @@ inline std::int64_t blocked_from_items(std::int64_t tuned) {
 inline unsigned first_delay_ns(unsigned tuned) {
   static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_FIRST_DELAY", 0, 1000000);
   return from_env ? static_cast<unsigned>(*from_env) : tuned;
+}
+
+/// The blocked tile's one-tile-per-SM limit: the tuning's, or SCANKIT_LOOKBACK_ONE_TILE_PER_SM
+/// (threads; 0 off).
+inline int one_tile_per_sm_up_to_threads(int tuned) {
+  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_ONE_TILE_PER_SM", 0, 1024);
+  return from_env ? static_cast<int>(*from_env) : tuned;
+}
+
+/// The blocked tile's load window: the tuning's, or SCANKIT_LOOKBACK_LOAD_WINDOW (tiles; 0 off).
+inline int load_window_tiles(int tuned) {
+  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_LOAD_WINDOW", 0, 1 << 30);
+  return from_env ? static_cast<int>(*from_env) : tuned;
 }
 
 /// The warp-specialized tile (specialized_kernel; Hopper only, 4- and 8-byte items, 16-byte
@@ -268,7 +288,9 @@ struct level_status {
 /// the same kernel waiting for level 1, one process with CUB): int64 / double +5-10% at 48-128
 /// tiles (2^17.6-2^19 items), +0.5% at 192, -5% at 256 (each of 256 polling tiles then
 /// re-reads up to 7 entries per lane until all have landed).
-inline constexpr std::int64_t runs_before_max_tiles = 128;
+/// Session 22: 160, so that the one-tile-per-SM launches of the blocked tile (up to 132 tiles on
+/// an H100) read level 1 from the aggregates too.
+inline constexpr std::int64_t runs_before_max_tiles = 160;
 
 template <class T>
 struct tree {
@@ -278,6 +300,10 @@ struct tree {
   // aggregates itself (runs_before) instead of waiting for its entries. Set by the blocked
   // tile's launch.
   bool level1_from_aggregates = false;
+  // The blocked tile's load window (0: none): tile t issues its loads only once t - load_window
+  // + 1 tiles have loaded theirs, as counted in `landed` (cleared with the tree).
+  int load_window = 0;
+  unsigned long long* landed = nullptr;
 };
 
 template <class T>
@@ -300,7 +326,7 @@ inline std::int64_t level_entries(std::int64_t tiles, int k) {
 /// padding), as carve_tree takes them.
 template <class T>
 std::size_t tree_bytes(std::int64_t tiles) {
-  std::size_t bytes = align_up(sizeof(unsigned long long)) + workspace_alignment;
+  std::size_t bytes = align_up(2 * sizeof(unsigned long long)) + workspace_alignment;
   const int levels = levels_for(tiles);
   for (int k = 0; k < levels; ++k)
     bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry_bytes<T>()) +
@@ -315,9 +341,10 @@ template <class T>
 unsigned long long* carve_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
   tr = tree<T>{};
   tr.levels = levels_for(tiles);
-  auto* counter = ws.take<unsigned long long>(1);
+  auto* counter = ws.take<unsigned long long>(2);  // the tile counter, then tr.landed
+  tr.landed = counter + 1;
   char* first = reinterpret_cast<char*>(counter);
-  char* last = first + align_up(sizeof(unsigned long long));
+  char* last = first + align_up(2 * sizeof(unsigned long long));
   for (int k = 0; k < tr.levels; ++k) {
     const std::int64_t words = level_entries(tiles, k) * level_status<T>::W;
     tr.level[k].words = ws.take<unsigned long long>(words);
@@ -351,6 +378,13 @@ __device__ __forceinline__ T wait_for(const level_status<T>& st, std::int64_t i,
   T v;
   while (!st.try_read(i, v)) __nanosleep(backoff);
   return v;
+}
+
+/// Waits until the load window's counter reaches `count` (a throttle only: nothing is read
+/// because of it, so a relaxed read is enough).
+__device__ __forceinline__ void wait_for_landed(const unsigned long long* landed, std::int64_t count,
+                                                unsigned backoff) {
+  while (load_relaxed(landed) < static_cast<unsigned long long>(count)) __nanosleep(backoff);
 }
 
 /// The combination, in order, of the entries of `level` that precede `index` inside its
@@ -476,7 +510,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 1. Load the tile (items past the end are the identity).
   T x[R][V];
-  tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
+  tile::load<R, V, Vec, true>(in, begin, valid, x, op.identity());
 
   // 2. Scan the tile: each thread scans its vectors in place, the block scans the vector
   //    totals (tile_scan.cuh); publish the aggregate at once.
@@ -506,7 +540,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 5. Finish (the vectors are already scanned in place) and store.
   tile::finish(x, prefix, tile_prefix, exclusive, op);
-  tile::store<R, V, Vec>(out, begin, valid, x);
+  tile::store<R, V, Vec, true>(out, begin, valid, x);
 }
 
 /// One thread's row of KV 16-byte vectors (V items each) in shared memory, scanned in place
@@ -548,6 +582,9 @@ struct blocked_layout {
 
 /// The blocked kernel (16-byte vector path, larger inputs). The tile is blockDim.x * KV
 /// vectors; warp w owns the contiguous segment of 32 * KV of them starting at w * 32 * KV.
+///   0. With a load window (tree::load_window = W), tile t first waits until t - W + 1 tiles
+///      have loaded theirs (launch_blocked says why). Deadlock-free: tiles below W never wait,
+///      and tile t waits only for tiles that took smaller ids, which are running.
 ///   1. The warp loads its segment with coalesced 16-byte loads (all KV in flight, in
 ///      registers) and stores them to shared memory, so that lane l's row holds the
 ///      K = KV * V consecutive items l * K ... l * K + K - 1 of the segment.
@@ -578,7 +615,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   const std::int64_t tile_items = std::int64_t{blockDim.x} * K;
   prefetch_guessed_tile(prefetch, in, n, tile_items);
   wait_for_previous_grid();  // the tree's clearing (this kernel follows it as a dependent)
-  if (threadIdx.x == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  if (threadIdx.x == 0) {
+    const std::int64_t id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+    if (tr.load_window > 0 && id >= tr.load_window) wait_for_landed(tr.landed, id - tr.load_window + 1, backoff);
+    tile_id = id;
+  }
   __syncthreads();
   const std::int64_t t = tile_id;
   const std::int64_t begin = t * tile_items;
@@ -628,7 +669,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
   }
   T aggregate;
   const T before_row = tile::block_exclusive_scan(row_total, op, warp_totals, aggregate);
-  if (threadIdx.x == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+  if (threadIdx.x == 0) {
+    if (tr.levels > 0) tr.level[0].publish(t, aggregate);
+    if (tr.load_window > 0) atomicAdd(tr.landed, 1ull);  // every load of the tile has landed
+  }
 
   // 3. Look back.
   if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
@@ -882,7 +926,7 @@ inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int b
   const std::int64_t min_tile = static_cast<std::int64_t>(block_size) * 4;
   const std::int64_t tiles = ceil_div(n, min_tile);
   const std::size_t entry = 8 * ((item_bytes + 3) / 4);  // level_status: one word per 4 bytes
-  std::size_t bytes = align_up(8);
+  std::size_t bytes = align_up(16);  // the tile counter and tree::landed
   const int levels = levels_for(tiles);
   for (int k = 0; k < levels; ++k)
     bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry) +
@@ -939,17 +983,50 @@ void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                exclusive, init, d_total, tr, counter, tu.backoff_ns, tiles <= tu.prefetch_up_to_tiles);
 }
 
+/// The blocked tile's block size for n items: the caller's, or (with the tuned block size,
+/// where the tuning asks for it) the fewest whole warps that make at most one tile per SM, if
+/// the tuned block would make more tiles than SMs and the limit allows.
+template <class T>
+int blocked_block_size(std::int64_t n, int block) {
+  constexpr tuning tu = tuning_of<T>();
+  const int limit = one_tile_per_sm_up_to_threads(tu.one_tile_per_sm_up_to_threads);
+  if (block != tu.block_size || limit <= block) return block;
+  const std::int64_t warp_items = std::int64_t{32} * tu.blocked_vectors_per_thread * tile::vector_items<T>();
+  const std::int64_t sms = device_sm_count();
+  if (ceil_div(n, warp_items * (block / 32)) <= sms) return block;
+  const std::int64_t threads = 32 * ceil_div(n, sms * warp_items);
+  return threads <= limit ? static_cast<int>(threads) : block;
+}
+
 /// The blocked tile (16-byte vectors, both pointers aligned).
+/// Session 22 (tools/experiments/session22_scan_window.cu, docs/results/session22-round*.log,
+/// 8-byte items, one process with CUB, 41 runs per row) found two things about launches that
+/// fit the GPU in one wave (up to 2^21 8-byte items), where the look-back waits for the slowest
+/// earlier tile's load (session 20):
+/// - One tile per SM. With 4,096-item tiles, 2^19.1-2^20 items make 140-256 tiles, so some
+///   SMs load two tiles and others one, and the tiles of the former land last: 1.01-1.05x CUB
+///   (0.98-1.00x at 2^20). Blocks of 288-512 threads that make at most one tile per SM (and
+///   read level 1 from the aggregates, runs_before_max_tiles) ran at 1.10-1.12x up to 2^19.6
+///   and 1.01-1.07x at 2^19.75-2^20.
+/// - The load window. Beyond one tile per SM (512 threads), every tile's loads are in flight
+///   at once and land in no order, so each tile's stores wait for nearly all loads. Keeping at
+///   most 256 tiles' loads in flight (tile t loads once t - 255 tiles have landed) lets the early
+///   tiles' look-back and stores overlap the later tiles' loads: +1.5-5% at 280-512 tiles
+///   (int64 2^20.5-2^21 1.03-1.08x against 1.00-1.03x). Smaller windows lost (96 tiles: -10 to
+///   -17%): fewer bytes in flight than HBM needs.
 template <class T, class Op>
 void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
                     arena& ws, int block, cudaStream_t s) {
   constexpr tuning tu = tuning_of<T>();
   constexpr int KV = tu.blocked_vectors_per_thread;
+  block = blocked_block_size<T>(n, block);
   const std::int64_t tile_items = static_cast<std::int64_t>(KV) * block * tile::vector_items<T>();
   const std::int64_t tiles = ceil_div(n, tile_items);
   tree<T> tr;
   unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
   tr.level1_from_aggregates = level1_from_aggregates(tr, tiles);
+  const int window = load_window_tiles(tu.load_window_tiles);
+  if (window > 0 && tiles > window) tr.load_window = window;
   const int smem = blocked_layout<KV>::bytes(block);
   auto* kernel = block == tu.block_size ? blocked_kernel<KV, tu.block_size, tu.min_blocks_per_sm, T, Op>
                                         : blocked_kernel<KV, 1024, 1, T, Op>;
