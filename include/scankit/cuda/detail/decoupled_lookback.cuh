@@ -116,7 +116,7 @@ constexpr tuning tuning_for() {
   // One tile per SM and the load window (session 22, tools/experiments/session22_scan_window.cu,
   // docs/results/session22-round*.log): see launch_blocked.
   if constexpr (ItemBytes <= 4) return {256, 8, 12, 4, true, 1, 32, 1000, std::int64_t{1} << 24, 0, 0, 0};
-  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16, 256, 512, 256};
+  if constexpr (ItemBytes <= 8) return {256, 4, 8, 4, false, 1, 32, 1000, std::int64_t{1} << 16, 256, 768, 256};
   return {256, 4, 12, 4, false, 1, 32, 2000, std::int64_t{1} << 14, 0, 0, 0};
 }
 
@@ -1003,17 +1003,18 @@ int blocked_block_size(std::int64_t n, int block) {
 /// 8-byte items, one process with CUB, 41 runs per row) found two things about launches that
 /// fit the GPU in one wave (up to 2^21 8-byte items), where the look-back waits for the slowest
 /// earlier tile's load (session 20):
-/// - One tile per SM. With 4,096-item tiles, 2^19.1-2^20 items make 140-256 tiles, so some
-///   SMs load two tiles and others one, and the tiles of the former land last: 1.01-1.05x CUB
-///   (0.98-1.00x at 2^20). Blocks of 288-512 threads that make at most one tile per SM (and
-///   read level 1 from the aggregates, runs_before_max_tiles) ran at 1.10-1.12x up to 2^19.6
-///   and 1.01-1.07x at 2^19.75-2^20.
-/// - The load window. Beyond one tile per SM (512 threads), every tile's loads are in flight
+/// - One tile per SM. With 4,096-item tiles, 2^19.1-2^20.6 items make 140-396 tiles, so some
+///   SMs load more tiles than others, and their tiles land last: 1.00-1.05x CUB, 0.97-1.00x
+///   at 2^20-2^20.4 (rounds 4-5). Blocks of 288-768 threads that make at most one tile per SM
+///   (and read level 1 from the aggregates, runs_before_max_tiles) ran at 1.05-1.13x from
+///   2^19.1 to 2^20.4 (round 6; a limit of 512 threads left 2^20.1-2^20.4 at 0.97-1.00x, one
+///   of 1,024 was no better than 768).
+/// - The load window. Beyond one tile per SM (768 threads), every tile's loads are in flight
 ///   at once and land in no order, so each tile's stores wait for nearly all loads. Keeping at
 ///   most 256 tiles' loads in flight (tile t loads once t - 255 tiles have landed) lets the early
 ///   tiles' look-back and stores overlap the later tiles' loads: +1.5-5% at 280-512 tiles
 ///   (int64 2^20.5-2^21 1.03-1.08x against 1.00-1.03x). Smaller windows lost (96 tiles: -10 to
-///   -17%): fewer bytes in flight than HBM needs.
+///   -17%): fewer bytes in flight than HBM needs; 192 and 320 tiles tied with 256 (round 6).
 template <class T, class Op>
 void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* d_total,
                     arena& ws, int block, cudaStream_t s) {
