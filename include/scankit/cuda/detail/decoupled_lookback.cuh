@@ -30,10 +30,6 @@
 #include "scankit/cuda/detail/bulk_copy.cuh"
 #include "scankit/cuda/detail/tile_scan.cuh"
 
-#ifndef SCANKIT_STRIPED_PARTIAL_VECTORS  // TEMPORARY (session 22 stress experiment)
-#define SCANKIT_STRIPED_PARTIAL_VECTORS true
-#endif
-
 namespace scankit::cuda::detail::decoupled_lookback {
 
 /// Tuning per item size, printed by `scankit bench scan`. Two tile shapes:
@@ -514,7 +510,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 1. Load the tile (items past the end are the identity).
   T x[R][V];
-  tile::load<R, V, Vec, SCANKIT_STRIPED_PARTIAL_VECTORS>(in, begin, valid, x, op.identity());
+  tile::load<R, V, Vec, true>(in, begin, valid, x, op.identity());
 
   // 2. Scan the tile: each thread scans its vectors in place, the block scans the vector
   //    totals (tile_scan.cuh); publish the aggregate at once.
@@ -544,7 +540,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks)
 
   // 5. Finish (the vectors are already scanned in place) and store.
   tile::finish(x, prefix, tile_prefix, exclusive, op);
-  tile::store<R, V, Vec, SCANKIT_STRIPED_PARTIAL_VECTORS>(out, begin, valid, x);
+  tile::store<R, V, Vec, true>(out, begin, valid, x);
 }
 
 /// One thread's row of KV 16-byte vectors (V items each) in shared memory, scanned in place
