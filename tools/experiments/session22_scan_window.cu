@@ -248,11 +248,34 @@ void auto_runs(context<T>& c, int window = 0) {
   else shaped<B, KV, MinBlocks, 0, Mode, T>(c, window, false, true);
 }
 
+/// The one-launch path's kernel (tile::single_block_scan_kernel) at other shapes: R vectors per
+/// thread, B threads (round 11b: is a shorter per-thread scan faster at 2^10-2^13?).
+template <int R, class T>
+void single_block(context<T>& c, int B) {
+  using Op = scankit::sum<T>;
+  constexpr int V = 16 / sizeof(T);
+  char label[96];
+  std::snprintf(label, sizeof label, "one launch %dx%d (%lld items per pass)", B, R, static_cast<long long>(B) * R * V);
+  time_row(c, label, [&](sd::arena&) {
+    scankit::cuda::detail::tile::single_block_scan_kernel<R, V, true><<<1, B>>>(c.in, c.out, c.n, Op{}, false, T(0),
+                                                                                 static_cast<T*>(nullptr));
+  });
+}
+
 int g_round = 1;
 
 template <class T>
 void variants(context<T>& c) {
   if (g_round == 6) return;  // round 4b: the library only
+  if (g_round == 7) {
+    single_block<8, T>(c, 256);
+    single_block<4, T>(c, 256);
+    single_block<2, T>(c, 256);
+    single_block<4, T>(c, 512);
+    single_block<2, T>(c, 1024);
+    single_block<1, T>(c, 1024);
+    return;
+  }
   if (g_round == 5) {  // round 4: the tile size against the tile count per SM, and the window
     windowed<8, 1, T>(c, 0, false, true);  // the bound
     auto_runs<256, 8, 4, 0, T>(c);
