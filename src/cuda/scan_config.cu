@@ -145,9 +145,11 @@ static std::string describe_lookback_tuning() {
            (tu.prefetch_up_to_tiles > 0
                 ? "launches of up to " + std::to_string(tu.prefetch_up_to_tiles) + " tiles prefetch their guessed tile; "
                 : std::string()) +
-           "one launch up to " +
-           std::to_string(tu.single_block_tiles) + " tile(s); look-back back-off " +
-           std::to_string(tu.backoff_ns) + " ns";
+           (ItemBytes == 4 || ItemBytes == 8
+                ? "one launch of 1024 threads x 1-2 vectors up to " + std::to_string(2048 * v) +
+                      " items (16-byte aligned; else up to " + std::to_string(tu.single_block_tiles) + " tile(s))"
+                : "one launch up to " + std::to_string(tu.single_block_tiles) + " tile(s)") +
+           "; look-back back-off " + std::to_string(tu.backoff_ns) + " ns";
   }
 }
 

@@ -966,6 +966,22 @@ void launch_striped(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
   const bool exclusive = kind == scan_kind::exclusive;
   const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
+  // The one-launch path for 4- and 8-byte items (session 22, session22_scan_window.cu mode 7,
+  // docs/results/session22-round11.log): 1,024 threads with one or two vectors each, up to 2,048
+  // vectors. The tuned striped shape (256 x 8 vectors for 4-byte items) took 6.5-7.3 us from
+  // 2^10 to 2^13 int32 / float items; 1,024 x 1 took 4.5 us up to 4,096 items and 1,024 x 2
+  // 5.2-5.3 us up to 8,192. For 8-byte items 1,024 x 1 took 4.6-4.8 us up to 2,048 against
+  // 5.1-6.4 us, and 1,024 x 2 5.7-5.9 us up to 4,096, where two look-back tiles took 6.4-7.4 us.
+  if constexpr (Vec && V * sizeof(T) == 16 && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    if (block == tu.block_size && n <= std::int64_t{2048} * V) {
+      if (n <= std::int64_t{1024} * V)
+        tile::single_block_scan_kernel<1, V, Vec><<<1, 1024, 0, s>>>(in, out, n, op, exclusive, init, d_total);
+      else
+        tile::single_block_scan_kernel<2, V, Vec><<<1, 1024, 0, s>>>(in, out, n, op, exclusive, init, d_total);
+      SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
+      return;
+    }
+  }
   if (tiles <= tu.single_block_tiles) {
     tile::single_block_scan_kernel<R, V, Vec><<<1, block, 0, s>>>(in, out, n, op, exclusive, init, d_total);
     SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
