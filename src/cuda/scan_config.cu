@@ -134,10 +134,11 @@ static std::string describe_lookback_tuning() {
            threads + " x " + std::to_string(tu.blocked_vectors_per_thread) +
            " 16-byte vectors in shared memory = " + std::to_string(big) +
            " items, first look-back read after " + std::to_string(dl::first_delay_ns(tu.first_delay_ns)) + " ns" +
-           (one_per_sm > 0 ? ", blocks of up to " + std::to_string(one_per_sm) +
-                                 " threads where that makes one tile per SM instead of more"
-                           : std::string()) +
-           (window > 0 ? ", at most " + std::to_string(window) + " tiles' loads in flight" : std::string()) +
+           (one_per_sm > tu.block_size ? ", with the default block size blocks of up to " + std::to_string(one_per_sm) +
+                                             " threads where that makes one tile per SM instead of more"
+                                       : std::string()) +
+           (window > 0 ? ", at most " + std::to_string(window) + " tiles' loads in flight (default block size)"
+                       : std::string()) +
            "; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
            " vectors in registers = " + std::to_string(small) + " items (block scan: " +
            (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
@@ -147,7 +148,8 @@ static std::string describe_lookback_tuning() {
                 : std::string()) +
            (ItemBytes == 4 || ItemBytes == 8
                 ? "one launch of 1024 threads x 1-2 vectors up to " + std::to_string(2048 * v) +
-                      " items (16-byte aligned; else up to " + std::to_string(tu.single_block_tiles) + " tile(s))"
+                      " items (16-byte aligned, default block size; else up to " +
+                      std::to_string(tu.single_block_tiles) + " tile(s))"
                 : "one launch up to " + std::to_string(tu.single_block_tiles) + " tile(s)") +
            "; look-back back-off " + std::to_string(tu.backoff_ns) + " ns";
   }

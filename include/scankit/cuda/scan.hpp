@@ -61,7 +61,9 @@ inline constexpr scan_algorithm default_scan_algorithm = scan_algorithm::decoupl
 
 /// Which algorithm and block size a scan uses. block_size 0 picks the algorithm's tuned
 /// default; otherwise it must be a power of two in [32, 1024] (a multiple of 32 for the
-/// algorithms that do not need a power of two).
+/// algorithms that do not need a power of two). Asking for the tuned size itself (256 for
+/// decoupled-lookback) is the same as 0: the algorithm may then pick other shapes by input
+/// size (decoupled-lookback's one-launch, one-tile-per-SM and warp-specialized tiles).
 struct scan_config {
   scan_algorithm algorithm = default_scan_algorithm;
   int block_size = 0;

@@ -45,6 +45,8 @@ struct tuning {
   int min_blocks_per_sm;           // launch bounds of the tuned block size (sets ptxas's budget)
   bool raking_block_scan;          // striped tile: tile::raking_scan_tile, else tile::scan_tile
   int single_block_tiles;          // inputs of at most this many tiles take the one-launch path
+                                   // (4- and 8-byte items with 16-byte vectors and the tuned
+                                   // block: up to 2,048 vectors instead, launch_striped)
   unsigned backoff_ns;             // sleep between polls of an unpublished status entry
   unsigned first_delay_ns;         // blocked tile: sleep before the first status read
   std::int64_t blocked_from_items;  // smaller inputs use the striped register tile
@@ -85,7 +87,9 @@ struct tuning {
 ///   it pays in the compaction, compact_single_pass.cuh), or loading that tile into registers
 ///   and reloading when the id differs (0.88x: the ids miss blockIdx often).
 /// One-launch path for a single tile only: at 2^14 int32 (two tiles) the one block walking
-/// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15.
+/// both tiles took 9.9 us against 8.4 us for the two-tile look-back launch at 2^15. (Since
+/// session 22, 4- and 8-byte items with 16-byte vectors and the tuned block take one block of
+/// 1,024 threads x 1-2 vectors instead, up to 2,048 vectors: launch_striped.)
 template <std::size_t ItemBytes>
 constexpr tuning tuning_for() {
   // Striped register tiles: 8 vectors with the raking block scan for 4-byte items (session 6:
@@ -288,15 +292,19 @@ struct level_status {
 /// the same kernel waiting for level 1, one process with CUB): int64 / double +5-10% at 48-128
 /// tiles (2^17.6-2^19 items), +0.5% at 192, -5% at 256 (each of 256 polling tiles then
 /// re-reads up to 7 entries per lane until all have landed).
-/// Session 22: 160, so that the one-tile-per-SM launches of the blocked tile (up to 132 tiles on
-/// an H100) read level 1 from the aggregates too.
-inline constexpr std::int64_t runs_before_max_tiles = 160;
+/// Session 22: 160 for items of up to 8 bytes, so that the one-tile-per-SM launches of the
+/// blocked tile (up to 132 tiles on an H100) read level 1 from the aggregates too; 128 for
+/// bigger items, whose blocked kernel spilled (36 bytes) with room for a fourth run's words.
+template <class T>
+constexpr std::int64_t runs_before_max_tiles() {
+  return sizeof(T) <= 8 ? 160 : 128;
+}
 
 template <class T>
 struct tree {
   level_status<T> level[max_levels];
   int levels;  // tree levels in use: the smallest L with 32^L >= tiles (0 for one tile)
-  // Two levels, at most runs_before_max_tiles tiles: the look-back computes level 1 from the
+  // Two levels, at most runs_before_max_tiles<T>() tiles: the look-back computes level 1 from the
   // aggregates itself (runs_before) instead of waiting for its entries. Set by the blocked
   // tile's launch.
   bool level1_from_aggregates = false;
@@ -405,15 +413,16 @@ __device__ __forceinline__ T run_sum(const level_status<T>& level, std::int64_t 
 /// 1 is published by the last tile of its run once that tile's own look-back has read its run,
 /// so waiting for it costs a round trip after the run's last aggregate; these reads wait for the
 /// aggregates only. Lane l combines the r aggregates l * r ... l * r + r - 1 (r = t / 32, the
-/// runs before; at most 3 with runs_before_max_tiles tiles), all r reads in flight together,
+/// runs before; at most 4 with runs_before_max_tiles<T>() tiles), all r reads in flight together,
 /// then the warp combines the lanes in order: a fixed expression for each r, so floats round
 /// the same way on every run (not the same way as the tree's level-1 entries, which nothing
 /// then reads). Called by a whole warp; every lane gets the result.
 template <class T, class Op>
 __device__ __forceinline__ T runs_before(const level_status<T>& level0, std::int64_t t, Op op, unsigned backoff) {
-  constexpr int max_runs = static_cast<int>(runs_before_max_tiles / 32) - 1;
-  static_assert(runs_before_max_tiles % 32 == 0 && max_runs >= 1 && max_runs <= 31,
-                "r = t / 32 < runs_before_max_tiles / 32 must fit the pending mask and w");
+  constexpr std::int64_t max_tiles = runs_before_max_tiles<T>();
+  constexpr int max_runs = static_cast<int>(max_tiles / 32) - 1;
+  static_assert(max_tiles % 32 == 0 && max_runs >= 1 && max_runs <= 31,
+                "r = t / 32 < max_tiles / 32 must fit the pending mask and w");
   constexpr int W = level_status<T>::W;
   const int r = static_cast<int>(t >> 5), lane = threadIdx.x & 31;
   if (r == 0) return op.identity();
@@ -941,12 +950,12 @@ void allow_shared_bytes(Kernel* kernel, int bytes) {
 }
 
 /// Whether a launch of `tiles` tiles reads level 1 from the aggregates (runs_before): two levels
-/// and at most runs_before_max_tiles tiles, unless SCANKIT_LOOKBACK_LEVEL1_FROM_AGGREGATES=0
+/// and at most runs_before_max_tiles<T>() tiles, unless SCANKIT_LOOKBACK_LEVEL1_FROM_AGGREGATES=0
 /// (for tuning runs and the tests of the other path).
 template <class T>
 bool level1_from_aggregates(const tree<T>& tr, std::int64_t tiles) {
   static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_LOOKBACK_LEVEL1_FROM_AGGREGATES", 0, 1);
-  return from_env.value_or(1) != 0 && tr.levels == 2 && tiles <= runs_before_max_tiles;
+  return from_env.value_or(1) != 0 && tr.levels == 2 && tiles <= runs_before_max_tiles<T>();
 }
 
 /// Clears the tree for `tiles` tiles and checks the grid fits one launch.
@@ -1036,14 +1045,21 @@ void launch_blocked(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, 
                     arena& ws, int block, cudaStream_t s) {
   constexpr tuning tu = tuning_of<T>();
   constexpr int KV = tu.blocked_vectors_per_thread;
-  block = blocked_block_size<T>(n, block);
+  const bool tuned_block = block == tu.block_size;
+  // A wider block only where its shared memory fits the device (768 threads take 108 KiB, more
+  // than a block may have on compute capability 7.5, 8.6, 8.9 or 12.x).
+  const int wide = blocked_block_size<T>(n, block);
+  if (wide != block && fits_shared_memory(blocked_kernel<KV, 1024, 1, T, Op>, blocked_layout<KV>::bytes(wide)))
+    block = wide;
   const std::int64_t tile_items = static_cast<std::int64_t>(KV) * block * tile::vector_items<T>();
   const std::int64_t tiles = ceil_div(n, tile_items);
   tree<T> tr;
   unsigned long long* counter = prepare_tree(tr, tiles, ws, s);
   tr.level1_from_aggregates = level1_from_aggregates(tr, tiles);
+  // The window counts tiles of the tuned size (256 tiles of 32 KiB keep HBM busy); a caller's
+  // smaller block would leave too few bytes in flight, so only the tuned block takes it.
   const int window = load_window_tiles(tu.load_window_tiles);
-  if (window > 0 && tiles > window) tr.load_window = window;
+  if (tuned_block && window > 0 && tiles > window) tr.load_window = window;
   const int smem = blocked_layout<KV>::bytes(block);
   auto* kernel = block == tu.block_size ? blocked_kernel<KV, tu.block_size, tu.min_blocks_per_sm, T, Op>
                                         : blocked_kernel<KV, 1024, 1, T, Op>;

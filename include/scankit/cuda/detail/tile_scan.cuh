@@ -48,7 +48,8 @@ void dispatch_vector_path(const void* in, const void* out, F&& f) {
 /// look-back kernel since session 22: in launches of a few tiles the partial one is on the
 /// critical path, and loading it item by item left int32 and float at 0.94-0.97x CUB at
 /// 2^13.9 and 2^14.5 (7.8-8.0 against 7.2 us with vectors; docs/results/session22-round5.log).
-/// It costs the int32 kernel 16 more bytes of spill stores. reduce-then-scan keeps the item loop.
+/// It costs the int32 kernel 16 more bytes of spill stores. reduce-then-scan and the compaction's
+/// single-pass kernel keep the item loop.
 template <int R, int V, bool Vec, bool PartialVectors = false, class T>
 __device__ __forceinline__ void load(const T* in, std::int64_t begin, std::int64_t valid,
                                      T (&x)[R][V], T identity) {
