@@ -306,6 +306,29 @@ class CudaScan : public ::testing::TestWithParam<scan_algorithm> {
            << ", n=" << n << ", block=" << block << (in_place ? ", in place" : "") << "]";
   }
 
+  /// Scans `in` (inclusive sum) five times into a poisoned output; every run's bits must equal
+  /// the first run's.
+  template <class T>
+  void expect_bitwise_same_runs(const std::vector<T>& in) {
+    const auto n = static_cast<std::int64_t>(in.size());
+    const skc::scan_config cfg{algo(), 0};
+    const std::size_t bytes = n * sizeof(T);
+    din_.reserve(bytes);
+    dout_.reserve(bytes);
+    const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
+    ws_.reserve(need);
+    ck(cudaMemcpyAsync(din_.p, in.data(), bytes, cudaMemcpyHostToDevice, stream_), "copy in");
+    std::vector<T> first(n), again(n);
+    for (int run = 0; run < 5; ++run) {
+      ck(cudaMemsetAsync(dout_.p, 0xAB, bytes, stream_), "poison output");
+      skc::scan(din_.as<T>(), dout_.as<T>(), n, sk::sum<T>{}, scan_kind::inclusive, T(0), ws_.data(), need, stream_,
+                cfg);
+      ck(cudaStreamSynchronize(stream_), "scan");
+      ck(cudaMemcpy(run == 0 ? first.data() : again.data(), dout_.p, bytes, cudaMemcpyDeviceToHost), "copy out");
+      if (run > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << "run " << run;
+    }
+  }
+
   /// Both kinds over `sizes`: in place on alternate cases, carry-in on two cases in three.
   /// Stops at the first failure.
   template <class Op>
@@ -470,24 +493,8 @@ TEST_P(CudaScan, EightByteOneWaveSizes) {
     ASSERT_TRUE(r) << "run " << i << " of " << runs;
   }
 
-  using T = double;
-  const std::int64_t n = last - 3;  // above widest on GPUs of up to 170 SMs: the load window
-  const auto in = random_input(n, sk::sum<T>{});
-  const skc::scan_config cfg{algo(), 0};
-  const std::size_t bytes = n * sizeof(T);
-  din_.reserve(bytes);
-  dout_.reserve(bytes);
-  const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
-  ws_.reserve(need);
-  ck(cudaMemcpyAsync(din_.p, in.data(), bytes, cudaMemcpyHostToDevice, stream_), "copy in");
-  std::vector<T> first(n), again(n);
-  for (int run = 0; run < 5; ++run) {
-    ck(cudaMemsetAsync(dout_.p, 0xAB, bytes, stream_), "poison output");
-    skc::scan(din_.as<T>(), dout_.as<T>(), n, sk::sum<T>{}, scan_kind::inclusive, T(0), ws_.data(), need, stream_, cfg);
-    ck(cudaStreamSynchronize(stream_), "scan");
-    ck(cudaMemcpy(run == 0 ? first.data() : again.data(), dout_.p, bytes, cudaMemcpyDeviceToHost), "copy out");
-    if (run > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << "run " << run;
-  }
+  // n = 2^21 - 3: above widest on GPUs of up to 170 SMs, so in the load window.
+  expect_bitwise_same_runs(random_input(last - 3, sk::sum<double>{}));
 }
 
 // n == 0: nothing is read or written but the carry-out, which is the carry-in.
@@ -801,24 +808,7 @@ TEST_P(CudaScan, StressRandomSizes) {
 TEST_P(CudaScan, FloatResultsAreBitwiseDeterministic) {
   using T = float;
   const std::int64_t n = quick_mode() ? (1 << 16) + 3 : (1 << 24) + 3;
-  const auto in = random_input(n, sk::sum<T>{});
-  const skc::scan_config cfg{algo(), 0};
-  const std::size_t bytes = n * sizeof(T);
-  din_.reserve(bytes);
-  dout_.reserve(bytes);
-  const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
-  ws_.reserve(need);
-  ck(cudaMemcpy(din_.p, in.data(), bytes, cudaMemcpyHostToDevice), "copy in");
-  std::vector<T> first(n), again(n);
-  for (int run = 0; run < 5; ++run) {
-    ck(cudaMemsetAsync(dout_.p, 0xAB, bytes, stream_), "poison output");
-    skc::scan(din_.as<T>(), dout_.as<T>(), n, sk::sum<T>{}, scan_kind::inclusive, T(0),
-              ws_.data(), need, stream_, cfg);
-    ck(cudaStreamSynchronize(stream_), "scan");
-    ck(cudaMemcpy(run == 0 ? first.data() : again.data(), dout_.p, bytes, cudaMemcpyDeviceToHost),
-       "copy out");
-    if (run > 0) ASSERT_EQ(std::memcmp(first.data(), again.data(), bytes), 0) << "run " << run;
-  }
+  expect_bitwise_same_runs(random_input(n, sk::sum<T>{}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaScan, ::testing::ValuesIn(skc::all_scan_algorithms),
