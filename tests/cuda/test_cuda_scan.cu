@@ -329,6 +329,21 @@ class CudaScan : public ::testing::TestWithParam<scan_algorithm> {
     }
   }
 
+  /// `runs` sums of sizes 2^x, x uniform in [min_log, max_log), inputs from make_input(n):
+  /// both kinds in turn, carry-in 7 on two runs in three, in place on every fourth.
+  template <class T, class MakeInput>
+  void stress_random_sizes(int runs, double min_log, double max_log, MakeInput make_input) {
+    std::uniform_real_distribution<double> log_size(min_log, max_log);
+    const sk::sum<T> op;
+    for (int i = 0; i < runs; ++i) {
+      const auto n = static_cast<std::int64_t>(std::exp2(log_size(sk::test::rng())));
+      const std::vector<T> in = make_input(n);
+      const scan_kind kind = i % 2 ? scan_kind::exclusive : scan_kind::inclusive;
+      const auto r = check(in, op, kind, i % 3 ? T(7) : T(0), i % 4 == 1);
+      ASSERT_TRUE(r) << "run " << i << " of " << runs;
+    }
+  }
+
   /// Both kinds over `sizes`: in place on alternate cases, carry-in on two cases in three.
   /// Stops at the first failure.
   template <class Op>
@@ -482,16 +497,9 @@ TEST_P(CudaScan, EightByteOneWaveSizes) {
   sweep(sk::sum<double>{}, sizes);
   sweep(affine_compose{}, sizes);
 
-  std::uniform_real_distribution<double> log_size(16.0, 21.0);
-  const sk::sum<std::int64_t> op;
-  const int runs = quick ? 10 : 200;
-  for (int i = 0; i < runs; ++i) {
-    const auto n = static_cast<std::int64_t>(std::exp2(log_size(sk::test::rng())));
-    const auto in = random_input(n, op);
-    const scan_kind kind = i % 2 ? scan_kind::exclusive : scan_kind::inclusive;
-    const auto r = check(in, op, kind, i % 3 ? std::int64_t{7} : std::int64_t{0}, i % 4 == 1);
-    ASSERT_TRUE(r) << "run " << i << " of " << runs;
-  }
+  stress_random_sizes<std::int64_t>(quick ? 10 : 200, 16.0, 21.0,
+                                    [](std::int64_t n) { return random_input(n, sk::sum<std::int64_t>{}); });
+  if (HasFatalFailure()) return;
 
   // n = 2^21 - 3: above widest on GPUs of up to 170 SMs, so in the load window.
   expect_bitwise_same_runs(random_input(last - 3, sk::sum<double>{}));
@@ -790,17 +798,7 @@ TEST_P(CudaScan, MoreThan2Pow31Items) {
 TEST_P(CudaScan, StressRandomSizes) {
   if (algo() != scan_algorithm::decoupled_lookback && algo() != scan_algorithm::reduce_then_scan)
     GTEST_SKIP() << "stress runs for the single-pass and reduce-then-scan algorithms";
-  const int runs = quick_mode() ? 50 : 1000;
-  const int max_log = quick_mode() ? 16 : 22;
-  std::uniform_real_distribution<double> log_size(0.0, max_log);
-  const sk::sum<std::int32_t> op;
-  for (int i = 0; i < runs; ++i) {
-    const auto n = static_cast<std::int64_t>(std::exp2(log_size(sk::test::rng())));
-    const auto in = fast_random_i32(n);
-    const scan_kind kind = i % 2 ? scan_kind::exclusive : scan_kind::inclusive;
-    const auto r = check(in, op, kind, i % 3 ? 7 : 0, i % 4 == 1);
-    ASSERT_TRUE(r) << "run " << i << " of " << runs;
-  }
+  stress_random_sizes<std::int32_t>(quick_mode() ? 50 : 1000, 0.0, quick_mode() ? 16 : 22, fast_random_i32);
 }
 
 // Floating-point scans are bitwise deterministic: the same input gives the same bits on every
