@@ -19,7 +19,7 @@
 #include "scankit/cuda/sort.hpp"
 #endif
 
-#define SCANKIT_VERSION_STRING "0.1.0"
+#include "scankit/version.hpp"
 
 namespace scankit {
 std::string_view version() noexcept;

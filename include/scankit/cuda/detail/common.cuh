@@ -134,9 +134,6 @@ inline int current_device() {
 /// An attribute of the current device, looked up once per device and attribute: small sorts
 /// take a few microseconds, and driver calls made on every launch show in their time.
 int device_attribute(cudaDeviceAttr attr);
-/// Whether the current device has programmatic dependent launch (compute capability 9.0 and
-/// later).
-inline bool device_has_dependent_launch() { return device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; }
 /// The current device's multiprocessor count.
 inline int device_sm_count() { return std::max(1, device_attribute(cudaDevAttrMultiProcessorCount)); }
 
@@ -158,8 +155,26 @@ bool fits_shared_memory(void (*kernel)(Params...), std::size_t bytes) {
   return fits_shared_memory_impl(reinterpret_cast<const void*>(kernel), bytes);
 }
 
+/// The virtual architecture `kernel`'s code on the current device was compiled for, as
+/// __CUDA_ARCH__ / 10 (80 for compute_80, 90 for compute_90), remembered per kernel and device.
+/// Hopper-only paths (bulk copies, dependent launch) are taken only where this is 90 or more:
+/// the device's compute capability alone does not say whether the code has them, since a
+/// compute_80 PTX build that the driver compiles for an H100 has none.
+int kernel_arch_impl(const void* kernel);
+template <class... Params>
+int kernel_arch(void (*kernel)(Params...)) {
+  return kernel_arch_impl(reinterpret_cast<const void*>(kernel));
+}
+/// Whether `kernel` was compiled with the Hopper instructions (bulk copies, mbarrier
+/// transactions, griddepcontrol) that sm_90 code paths rely on.
+template <class... Params>
+bool kernel_has_hopper_code(void (*kernel)(Params...)) {
+  return kernel_arch(kernel) >= 90;
+}
+
 /// Launches kernel<<<grid, block, smem, stream>>>(args...) as a programmatic dependent of the
-/// previous work in the stream (see wait_for_previous_grid); checks the launch.
+/// previous work in the stream (see wait_for_previous_grid) where the kernel's code can wait for
+/// it, as an ordinary launch elsewhere; checks the launch.
 template <class... Params, class... Args>
 void launch_after(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
                   cudaStream_t stream, Args... args) {
@@ -172,7 +187,7 @@ void launch_after(const char* name, void (*kernel)(Params...), dim3 grid, dim3 b
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = device_has_dependent_launch() ? 1 : 0;
+  cfg.numAttrs = kernel_has_hopper_code(kernel) ? 1 : 0;
   const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
   if (e != cudaSuccess) throw_cuda(e, name, __FILE__, __LINE__);
 }

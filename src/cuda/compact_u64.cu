@@ -1,5 +1,0 @@
-// Instantiates the CUDA compactions for std::uint64_t (one file per element type so they compile in
-// parallel).
-#include "scankit/cuda/compact.cuh"
-
-SCANKIT_INSTANTIATE_COMPACT(std::uint64_t)

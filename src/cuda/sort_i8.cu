@@ -1,5 +1,0 @@
-// Instantiates the CUDA sorts for std::int8_t keys (every value size). One key type per file so
-// the build compiles them in parallel.
-#include "scankit/cuda/sort.cuh"
-
-SCANKIT_INSTANTIATE_SORT(std::int8_t)
