@@ -5,12 +5,6 @@ namespace scankit {
 
 std::string_view version() noexcept { return SCANKIT_VERSION_STRING; }
 
-bool built_with_cuda() noexcept {
-#ifdef SCANKIT_HAS_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
+bool built_with_cuda() noexcept { return SCANKIT_BUILT_WITH_CUDA != 0; }
 
 }  // namespace scankit

@@ -2,16 +2,14 @@
 """Plots for scankit's histograms.
 
     python3 tools/plot_histogram.py --counts counts.json --out bytes.png   (scankit histogram FILE --plot)
-    python3 tools/plot_histogram.py --sweep sweep-histogram-bins.json --out sweep.png
 
 --counts draws a byte-frequency bar chart (log count axis when the counts span more than
-three decades). --sweep draws time per call against the swept bin count or size, one line per
-algorithm: scankit's GPU algorithms solid, CUB black dashed, the read-once floor dotted.
+three decades) to a .png, .svg or .pdf. (`scankit sweep histogram` plots with plot_sweep.py.)
+Errors are reported as one line on stderr (exit status 1).
 """
 
 import argparse
 import json
-import math
 import sys
 
 try:
@@ -43,59 +41,21 @@ def plot_counts(data, out):
     fig.savefig(out, dpi=120)
 
 
-def plot_sweep(data, out):
-    over = data.get("over", "bins")
-    rows = {}
-    for p in data.get("points", []):
-        for r in p["rows"]:
-            if r.get("ms") is None or r["status"] in ("n/a", "ERROR"):
-                continue
-            s = rows.setdefault(r["name"], {"group": r["group"], "x": [], "ms": []})
-            s["x"].append(p["x"])
-            s["ms"].append(r["ms"])
-    read = [(p["x"], p["read_ms"]) for p in data.get("points", []) if p.get("read_ms")]
-    fig, ax = plt.subplots(figsize=(10, 6))
-    for name, s in rows.items():
-        if name == "cub":
-            style = dict(color="black", linestyle="--", linewidth=2.2)
-        elif s["group"] == "cpu":
-            style = dict(linestyle="-.")
-        else:
-            style = dict(marker="o", markersize=3)
-        ax.plot(s["x"], s["ms"], label=name, **style)
-    if read:
-        ax.plot([x for x, _ in read], [m for _, m in read], color="grey", linestyle=":", linewidth=2,
-                label="read once (floor)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("bins" if over == "bins" else "samples")
-    ax.set_ylabel("ms per call (median)")
-    params = data.get("params", {})
-    system = data.get("system", {})
-    gpu = system.get("gpu")
-    device = gpu["name"] if gpu else "CPU only"
-    ax.set_title(f"scankit histogram over {over}: {params.get('type', '')} samples, "
-                 f"{params.get('distribution', '')} — {device}\n{data.get('date', '')}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--counts", help="JSON written by `scankit histogram FILE --plot`")
-    g.add_argument("--sweep", help="JSON written by `scankit sweep histogram`")
-    ap.add_argument("--out", required=True, help="image to write (.png or .svg)")
+    ap.add_argument("--counts", required=True, help="JSON written by `scankit histogram FILE --plot`")
+    ap.add_argument("--out", required=True, help="image to write (.png, .svg or .pdf)")
     a = ap.parse_args()
-    with open(a.counts or a.sweep, encoding="utf-8") as f:
+    with open(a.counts, encoding="utf-8") as f:
         data = json.load(f)
-    if a.counts:
-        plot_counts(data, a.out)
-    else:
-        plot_sweep(data, a.out)
+    plot_counts(data, a.out)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SystemExit:
+        raise
+    except Exception as e:  # one line, not a traceback: the CLI shows the last line
+        print(f"plot_histogram.py: {type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(1)

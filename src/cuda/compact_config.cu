@@ -1,7 +1,7 @@
 // Non-template parts of the CUDA compactions: block-size rules, workspace sizes, read_count.
-#include <cstdlib>
-#include <limits>
-#include <string_view>
+#include <algorithm>
+#include <iterator>
+#include <string>
 
 #include "scankit/cuda/compact.cuh"
 
@@ -18,32 +18,16 @@ int resolve_block_size(const compact_config& cfg) {
   return b;
 }
 
-int specialized_shape_index() {
-  static const int shape = static_cast<int>(env_integer("SCANKIT_COMPACT_SPECIALIZED_SHAPE", 0, 1).value_or(0));
-  return shape;
-}
-
 namespace single_pass {
 
-bool prefetch_guessed_tile(std::int64_t input_bytes) {
-  static const std::int64_t from = [] {
-    const char* e = std::getenv("SCANKIT_COMPACT_PREFETCH_FROM");
-    if (e != nullptr && std::string_view(e) == "off") return std::numeric_limits<std::int64_t>::max();
-    return env_integer("SCANKIT_COMPACT_PREFETCH_FROM", 0, std::numeric_limits<std::int64_t>::max())
-        .value_or(prefetch_from_bytes);
-  }();
-  return input_bytes >= from;
-}
-
-std::int64_t specialized_from_bytes(std::int64_t tuned) {
-  static const std::optional<std::int64_t> from_env =
-      env_integer("SCANKIT_COMPACT_SPECIALIZED_FROM", 0, std::numeric_limits<std::int64_t>::max());
-  return from_env.value_or(tuned);
-}
-
-unsigned segmented_first_delay_ns(unsigned tuned) {
-  static const std::optional<std::int64_t> from_env = env_integer("SCANKIT_COMPACT_FIRST_DELAY", 0, 1000000);
-  return from_env ? static_cast<unsigned>(*from_env) : tuned;
+void check_config(const compact_config& cfg) {
+  auto bad = [](const std::string& what) { throw invalid_argument("scankit::cuda::compact_config: " + what); };
+  if (std::find(std::begin(all_compact_prefetches), std::end(all_compact_prefetches), cfg.prefetch) ==
+      std::end(all_compact_prefetches))
+    bad("unknown prefetch setting");
+  if (cfg.specialized_shape != 0 && cfg.specialized_shape != 1) bad("specialized_shape is neither 0 nor 1");
+  if (cfg.specialized_from_bytes.value_or(0) < 0) bad("specialized_from_bytes is negative");
+  if (cfg.first_delay_ns.value_or(0) > 1000000u) bad("first_delay_ns is over 1,000,000");
 }
 
 }  // namespace single_pass
@@ -54,6 +38,7 @@ std::size_t compact_workspace_bytes(std::int64_t n, std::size_t item_bytes, cons
   namespace dc = detail::compact;
   scankit::detail::check_size(n, "scankit::cuda::compact_workspace_bytes");
   const int block = dc::resolve_block_size(cfg);
+  dc::single_pass::check_config(cfg);
   if (n == 0) return 0;
   // Every operation gets the same size: the run-length scratch of unique_count and the count
   // of a stable partition are included for all.

@@ -51,78 +51,77 @@ std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const s
     case scan_algorithm::reduce_then_scan:
       return detail::reduce_then_scan::workspace_bytes(n, item_bytes, b);
     case scan_algorithm::decoupled_lookback:
+      detail::decoupled_lookback::check_config(cfg);
       return detail::decoupled_lookback::workspace_bytes(n, item_bytes, b);
   }
   throw invalid_argument("scankit::cuda: unknown scan algorithm");
 }
 
-template <std::size_t ItemBytes>
-static std::string describe_lookback_tuning() {
-  namespace dl = detail::decoupled_lookback;
-  constexpr auto tu = dl::tuning_for<ItemBytes>();
-  constexpr bool vec = 16 % ItemBytes == 0 && ItemBytes < 16;
-  constexpr int v = vec ? static_cast<int>(16 / ItemBytes) : 1;
-  const std::string threads = std::to_string(tu.block_size) + " threads";
-  if constexpr (!vec) {
-    const int items = tu.blocked_vectors_per_thread;
-    std::string s = std::to_string(ItemBytes) + "-byte items: ";
-    if constexpr (ItemBytes == 16)
-      s += "from " + std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items (16-byte aligned), blocked tiles of " +
-           threads + " x " + std::to_string(items) + " items in shared memory, first look-back read after " +
-           std::to_string(dl::first_delay_ns(tu.first_delay_ns)) + " ns; below, ";
-    return s + threads + " x " + std::to_string(items) + " items in registers = " +
-           std::to_string(tu.block_size * items) + " items per tile";
-  } else {
-    const int big = tu.block_size * tu.blocked_vectors_per_thread * v;
-    const int one_per_sm = dl::one_tile_per_sm_up_to_threads(tu.one_tile_per_sm_up_to_threads);
-    const int window = dl::load_window_tiles(tu.load_window_tiles);
-    const int small = tu.block_size * tu.vectors_per_thread * v;
-    std::string specialized;
-    if constexpr (ItemBytes == 4 || ItemBytes == 8) {
-      constexpr auto sh = dl::specialized_shape_for<ItemBytes>();
-      specialized = "from " + std::to_string(dl::specialized_from_items(sh.from_items)) +
-                    " items on Hopper, warp-specialized persistent tiles of " + std::to_string(sh.consumers) +
-                    " consumer threads + " + std::to_string(sh.producers) +
-                    (sh.producers == 1 ? " producer warp" : " producer warps") + " x " + std::to_string(sh.vectors_per_thread) +
-                    " 16-byte vectors = " + std::to_string(sh.consumers * sh.vectors_per_thread * v) + " items, " +
-                    std::to_string(sh.stages) + " bulk-copy buffers per block, " +
-                    std::to_string(sh.min_blocks_per_sm) + " blocks per SM; below, ";
-    }
-    return std::to_string(ItemBytes) + "-byte items: " + specialized + "from " +
-           std::to_string(dl::blocked_from_items(tu.blocked_from_items)) + " items, blocked tiles of " +
-           threads + " x " + std::to_string(tu.blocked_vectors_per_thread) +
-           " 16-byte vectors in shared memory = " + std::to_string(big) +
-           " items, first look-back read after " + std::to_string(dl::first_delay_ns(tu.first_delay_ns)) + " ns" +
-           (one_per_sm > tu.block_size ? ", with the default block size blocks of up to " + std::to_string(one_per_sm) +
-                                             " threads where that makes one tile per SM instead of more"
-                                       : std::string()) +
-           (window > 0 ? ", at most " + std::to_string(window) + " tiles' loads in flight (default block size)"
-                       : std::string()) +
-           "; below, striped tiles of " + threads + " x " + std::to_string(tu.vectors_per_thread) +
-           " vectors in registers = " + std::to_string(small) + " items (block scan: " +
-           (tu.raking_block_scan ? "raking through shared memory" : "one warp scan per vector") +
-           "); compiled for " + std::to_string(tu.min_blocks_per_sm) + " blocks per SM; " +
-           (tu.prefetch_up_to_tiles > 0
-                ? "launches of up to " + std::to_string(tu.prefetch_up_to_tiles) + " tiles prefetch their guessed tile; "
-                : std::string()) +
-           (ItemBytes == 4 || ItemBytes == 8
-                ? "one launch of 1024 threads x 1-2 vectors up to " + std::to_string(2048 * v) +
-                      " items (16-byte aligned, default block size; else up to " +
-                      std::to_string(tu.single_block_tiles) + " tile(s))"
-                : "one launch up to " + std::to_string(tu.single_block_tiles) + " tile(s)") +
-           "; look-back back-off " + std::to_string(tu.backoff_ns) + " ns";
+namespace {
+
+namespace dl = detail::decoupled_lookback;
+
+/// The current device's facts for the description (no kernel at hand: the warp-specialized
+/// tile counts as compiled for the device where the device is sm_90 or later), or an H100's
+/// where there is no device.
+dl::scan_device describe_device(std::size_t item_bytes) {
+  dl::scan_device d;
+  if (device_count() > 0) {
+    d.arch = 10 * detail::device_attribute(cudaDevAttrComputeCapabilityMajor) +
+             detail::device_attribute(cudaDevAttrComputeCapabilityMinor);
+    d.sm_count = detail::device_sm_count();
   }
+  d.specialized_code = d.arch >= 90 && (item_bytes == 4 || item_bytes == 8);
+  return d;
 }
 
-std::string lookback_tuning_description(std::size_t item_bytes) {
-  switch (item_bytes) {
-    case 1: return describe_lookback_tuning<1>();
-    case 2: return describe_lookback_tuning<2>();
-    case 4: return describe_lookback_tuning<4>();
-    case 8: return describe_lookback_tuning<8>();
-    case 16: return describe_lookback_tuning<16>();
-    default: return std::to_string(item_bytes) + "-byte items: 256 threads, 12 items per thread in registers";
+std::string plan_line(std::int64_t n, std::size_t item_bytes, bool aligned, const scan_config& cfg,
+                      const dl::scan_device& d) {
+  const dl::scan_call call{n, item_bytes, aligned, detail::resolve_block_size(cfg)};
+  return dl::describe(dl::plan_scan(call, d, cfg));
+}
+
+}  // namespace
+
+std::string scan_tuning_description(std::size_t item_bytes, const scan_config& cfg) {
+  if (item_bytes == 0) throw invalid_argument("scankit::cuda::scan_tuning_description: zero item size");
+  dl::check_config(cfg);
+  const dl::scan_device d = describe_device(item_bytes);
+  const dl::scan_tuning t = dl::tuning_for_size(item_bytes, d.arch);
+  auto items = [](std::int64_t v) { return v == dl::never ? std::string("never") : std::to_string(v); };
+  std::string s = std::to_string(item_bytes) + "-byte items on sm_" + std::to_string(d.arch) + " (" +
+                  std::to_string(d.sm_count) + " SMs): block_size=" + std::to_string(t.block_size) +
+                  " striped_vectors=" + std::to_string(t.striped_vectors) +
+                  " striped_raking=" + (t.striped_raking ? "true" : "false") +
+                  " blocked_vectors=" + std::to_string(t.blocked_vectors) +
+                  " min_blocks_per_sm=" + std::to_string(t.min_blocks_per_sm) +
+                  " one_launch_tiles=" + std::to_string(t.one_launch_tiles) +
+                  " one_launch_wide_vectors=" + std::to_string(t.one_launch_wide_vectors) +
+                  " blocked_from_items=" + items(t.blocked_from_items) +
+                  " specialized_from_items=" + items(t.specialized_from_items) +
+                  " prefetch_up_to_tiles=" + std::to_string(t.prefetch_up_to_tiles) +
+                  " one_tile_per_sm_up_to_threads=" + std::to_string(t.one_tile_per_sm_up_to_threads) +
+                  " load_window_tiles=" + std::to_string(t.load_window_tiles) +
+                  " backoff_ns=" + std::to_string(t.backoff_ns) + " first_delay_ns=" + std::to_string(t.first_delay_ns);
+  if (const dl::specialized_shape sh = dl::specialized_shape_for_size(item_bytes); sh.consumers > 0)
+    s += "; specialized: consumers=" + std::to_string(sh.consumers) +
+         " vectors_per_thread=" + std::to_string(sh.vectors_per_thread) + " stages=" + std::to_string(sh.stages) +
+         " min_blocks_per_sm=" + std::to_string(sh.min_blocks_per_sm) + " producers=" + std::to_string(sh.producers);
+  s += "; paths (aligned):";
+  for (int log2n : {10, 14, 16, 18, 20, 22, 24, 26, 28}) {
+    const std::int64_t n = std::int64_t{1} << log2n;
+    s += " 2^" + std::to_string(log2n) + " " + plan_line(n, item_bytes, true, cfg, d) + ";";
   }
+  return s;
+}
+
+std::string scan_path_description(std::int64_t n, std::size_t item_bytes, bool aligned, const scan_config& cfg) {
+  scankit::detail::check_size(n, "scankit::cuda::scan_path_description");
+  if (item_bytes == 0) throw invalid_argument("scankit::cuda::scan_path_description: zero item size");
+  dl::check_config(cfg);
+  if (cfg.algorithm != scan_algorithm::decoupled_lookback) return std::string(name(cfg.algorithm));
+  if (n == 0) return "none: the carry-out is the carry-in";
+  return plan_line(n, item_bytes, aligned, cfg, describe_device(item_bytes));
 }
 
 workspace& workspace::operator=(workspace&& o) noexcept {

@@ -1,40 +1,121 @@
-// Non-template parts of the CUDA sorts: the workspace size.
+// Non-template parts of the CUDA sorts: the device limits the dispatch reads, the plan, the
+// workspace size and the tuning's description.
 #include "scankit/cuda/sort.cuh"
 
 namespace scankit::cuda {
 
-std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
-                                 const sort_config& cfg) {
-  scankit::detail::check_size(n, "scankit::cuda::sort_workspace_bytes");
-  if (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8)
-    throw invalid_argument("scankit::cuda::sort_workspace_bytes: keys are 1, 2, 4 or 8 bytes");
-  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8 && value_bytes != 16)
-    throw invalid_argument("scankit::cuda::sort_workspace_bytes: values are 0, 4, 8 or 16 bytes");
-  if (n <= 1) return 0;
-  if (cfg.algorithm == sort_algorithm::onesweep && n <= detail::radix::small_sort_limit(key_bytes, value_bytes))
-    return 0;  // the one-block path works in shared memory
-  return detail::radix::workspace_bytes(n, key_bytes, value_bytes, cfg.algorithm);
+namespace detail::radix {
+
+device_limits current_device_limits() {
+  static const bool have_device = device_count() > 0;
+  if (!have_device) return {};
+  // Remembered per thread and device: a small sort takes a few microseconds, and driver
+  // queries (or a lock) on every call show in its time.
+  thread_local int known_device = -1;
+  thread_local device_limits known;
+  const int dev = current_device();
+  if (dev == known_device) return known;
+  known = {.arch = device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 +
+                   device_attribute(cudaDevAttrComputeCapabilityMinor),
+           .shared_per_block =
+               static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))};
+  known_device = dev;
+  return known;
 }
 
-std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes, key_kind kind) {
-  const auto describe = [](const detail::radix::onesweep_shape& t) {
-    return "onesweep tile " + std::to_string(t.block) + " threads x " + std::to_string(t.items) + " keys = " +
-           std::to_string(t.tile()) + " keys, register budget for " + std::to_string(t.min_blocks) +
-           (t.min_blocks == 1 ? " block" : " blocks") + " per SM, keys staged in shared memory " +
-           (t.stage_early ? "as they are ranked" : "after the look-back");
+namespace {
+
+void check_item_sizes(std::size_t key_bytes, std::size_t value_bytes, const char* where) {
+  if (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8)
+    throw invalid_argument(std::string(where) + ": keys are 1, 2, 4 or 8 bytes");
+  if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8 && value_bytes != 16)
+    throw invalid_argument(std::string(where) + ": values are 0, 4, 8 or 16 bytes");
+}
+
+std::string describe_tile(const onesweep_shape& t) {
+  return std::to_string(t.block) + " threads x " + std::to_string(t.items) +
+         " keys = " + std::to_string(t.tile()) + " keys, register budget for " +
+         std::to_string(t.min_blocks) + (t.min_blocks == 1 ? " block" : " blocks") +
+         " per SM, keys staged in shared memory " +
+         (t.stage_early ? "as they are ranked" : "after the look-back");
+}
+
+}  // namespace
+
+}  // namespace detail::radix
+
+std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                 const sort_config& cfg) {
+  constexpr const char* where = "scankit::cuda::sort_workspace_bytes";
+  scankit::detail::check_size(n, where);
+  detail::radix::check_item_sizes(key_bytes, value_bytes, where);
+  if (n <= 1) return 0;
+  const sort_plan p =
+      detail::radix::plan_for(n, key_bytes, value_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
+                              detail::radix::current_device_limits());
+  return detail::radix::workspace_bytes(n, key_bytes, value_bytes, p);
+}
+
+sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                    const sort_options& opts, const sort_config& cfg) {
+  constexpr const char* where = "scankit::cuda::plan_sort";
+  scankit::detail::check_size(n, where);
+  detail::radix::check_item_sizes(key_bytes, value_bytes, where);
+  const auto [begin, end] =
+      scankit::detail::sort_bit_range(opts, static_cast<int>(8 * key_bytes), where);
+  return detail::radix::plan_for(n, key_bytes, value_bytes, begin, end, cfg,
+                                 detail::radix::current_device_limits());
+}
+
+std::string sort_plan::describe() const {
+  std::string s(name(algorithm));
+  if (copy_only) return s + ": a copy (nothing to sort)";
+  if (algorithm != sort_algorithm::onesweep) return s;
+  switch (tile) {
+    case sort_tile::one_block:
+      return s + ", one block of " + std::to_string(block) + " threads x " + std::to_string(items) +
+             " keys, " + std::to_string(shared_bytes / 1024) + " KiB shared";
+    case sort_tile::counting:
+      return s + ", counting fill (one-byte keys: the histogram places every key)";
+    default:
+      break;
+  }
+  s += ", " + std::string(name(tile)) +
+       (reduced ? " tile (reduced: the main tile does not fit), " : " tile, ");
+  return s + detail::radix::describe_tile({block, items, min_blocks, stage_early}) + ", " +
+         std::to_string(shared_bytes / 1024) + " KiB shared";
+}
+
+std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_bytes) {
+  detail::radix::check_item_sizes(key_bytes, value_bytes, "scankit::cuda::sort_tuning_description");
+  using detail::radix::describe_tile;
+  const detail::radix::device_limits dev = detail::radix::current_device_limits();
+  const detail::radix::sort_tuning t =
+      detail::radix::sort_tuning_for(key_bytes, value_bytes, dev.arch);
+  const auto on_device = [&](sort_tile tile) {
+    sort_config cfg;
+    cfg.tile = tile;
+    return detail::radix::plan_for(t.one_block_limit() + 1, key_bytes, value_bytes, 0,
+                                   static_cast<int>(8 * key_bytes), cfg, dev);
   };
-  std::string text;
-  const auto small = detail::radix::onesweep_small_shape_for(key_bytes, value_bytes);
-  const auto large = detail::radix::onesweep_large_shape_for(key_bytes, value_bytes);
-  // The large tile wins where both could run (SCANKIT_ONESWEEP_LARGE_FROM may lower its start).
-  std::int64_t small_until = small.below_items;
-  if (large.shape.block > 0) small_until = std::min(small_until, detail::radix::onesweep_large_from(large.from_items));
-  if (small.shape.block > 0 && small_until > 0)
-    text += "below " + std::to_string(small_until) + " keys, " + describe(small.shape) + "; then ";
-  text += describe(detail::radix::onesweep_shape_for(key_bytes, value_bytes, kind));
-  if (large.shape.block > 0)
-    text += "; from " + std::to_string(detail::radix::onesweep_large_from(large.from_items)) + " keys, " +
-            describe(large.shape);
+  std::string text = "sort tuning (sm_" + std::to_string(dev.arch >= 90 ? 90 : 80) +
+                     " entry): one block up to " + std::to_string(t.one_block_limit()) + " keys";
+  if (key_bytes == 1 && value_bytes == 0) text += "; then a counting fill over all 8 bits";
+  if (t.small.exists())
+    text += "; below " + std::to_string(t.small_below) + " keys, onesweep tile " +
+            describe_tile(t.small);
+  const sort_plan main = on_device(sort_tile::main);
+  text += "; onesweep tile " +
+          describe_tile({main.block, main.items, main.min_blocks, main.stage_early});
+  if (main.reduced) text += " (the main tile does not fit this GPU's shared memory)";
+  if (t.large.exists()) {
+    if (on_device(sort_tile::large).tile == sort_tile::large)
+      text += "; from " + std::to_string(t.large_from) + " keys, onesweep tile " +
+              describe_tile(t.large);
+    else
+      text += "; (the large tile, " + describe_tile(t.large) +
+              ", does not fit this GPU's shared memory)";
+  }
   return text;
 }
 

@@ -15,11 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/cuda_test_util.hpp"
 #include "common/test_util.hpp"
 #include "scankit/cpu/compact.hpp"
 #include "scankit/cuda/compact.cuh"
@@ -39,40 +41,10 @@ namespace sk = scankit;
 namespace skc = scankit::cuda;
 using skc::compact_algorithm;
 
-bool env_flag(const char* name) {
-  const char* e = std::getenv(name);
-  return e != nullptr && *e != '\0' && std::string(e) != "0";
-}
-bool quick_mode() { return env_flag("SCANKIT_TEST_QUICK"); }
-bool verbose() { return env_flag("SCANKIT_TEST_VERBOSE"); }
-
-void ck(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
-
-struct device_buffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  device_buffer() = default;
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  ~device_buffer() {
-    if (p) cudaFree(p);
-  }
-  void reserve(std::size_t b) {
-    b = std::max<std::size_t>(b, 256);
-    if (b <= bytes) return;
-    if (p) ck(cudaFree(p), "cudaFree");
-    p = nullptr, bytes = 0;
-    ck(cudaMalloc(&p, b), "cudaMalloc");
-    bytes = b;
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
-};
+using sk::test::ck;
+using sk::test::device_buffer;
+using sk::test::quick_mode;
+using sk::test::verbose;
 
 /// A user item type: trivially copyable, 12 bytes (no vector loads), with its own predicate.
 struct particle {
@@ -203,9 +175,15 @@ class CudaCompact : public ::testing::TestWithParam<compact_algorithm> {
     c.algorithm = GetParam();
     c.block_size = block;
     c.tile = tile_;
+    c.prefetch = prefetch_;
+    c.specialized_shape = shape_;
+    c.first_delay_ns = first_delay_;
     return c;
   }
   skc::compact_tile tile_ = skc::compact_tile::automatic;
+  skc::compact_prefetch prefetch_ = skc::compact_prefetch::automatic;
+  int shape_ = 0;
+  std::optional<unsigned> first_delay_;
 
   /// Runs `o` on `in` on the device (outputs, count and workspace poisoned first; workspace of
   /// exactly the size asked for) and compares with the CPU serial loop. in_shift / out_shift
@@ -402,6 +380,39 @@ TEST_P(CudaCompact, TileSizes) {
   }
 }
 
+// Every tile with the guess prefetch forced on and off (a hint: the results must not change).
+TEST_P(CudaCompact, PrefetchOnAndOff) {
+  const auto sizes = sizes_up_to(quick_mode() ? 1 << 14 : 1 << 17);
+  for (auto prefetch : {skc::compact_prefetch::on, skc::compact_prefetch::off})
+    for (auto tile : {skc::compact_tile::small, skc::compact_tile::medium, skc::compact_tile::segmented,
+                      skc::compact_tile::specialized}) {
+      tile_ = tile;
+      prefetch_ = prefetch;
+      every_op<std::uint32_t>(sizes, {pattern::random4});
+      every_op<std::uint64_t>(sizes, {pattern::runs});
+      if (HasFailure()) return;
+    }
+}
+
+// Both shapes of the warp-specialized tile (13 and 11 vectors per row), and the segmented tile
+// with a first delay.
+TEST_P(CudaCompact, SpecializedShapesAndFirstDelay) {
+  const auto sizes = sizes_up_to(quick_mode() ? 1 << 15 : 1 << 18);
+  tile_ = skc::compact_tile::specialized;
+  for (int shape : {0, 1}) {
+    shape_ = shape;
+    every_op<std::uint32_t>(sizes, {pattern::random4, pattern::alternating});
+    every_op<std::int64_t>(sizes, {pattern::runs});
+    every_op<float>(sizes, {pattern::all, pattern::none});
+    if (HasFailure()) return;
+  }
+  shape_ = 0;
+  tile_ = skc::compact_tile::segmented;
+  first_delay_ = 2000u;
+  every_op<std::uint32_t>(sizes, {pattern::random4});
+  every_op<double>(sizes, {pattern::runs});
+}
+
 // The medium tile over more tiles than fit on the GPU at once (8192-item uint32 tiles, 3
 // blocks on each of 132 SMs), so tiles look back past blocks that have already exited and
 // later blocks start on SMs they freed; every size ends in a partial tile.
@@ -583,6 +594,28 @@ TEST_P(CudaCompact, MoreThan2Pow31OneByteItems) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaCompact, ::testing::ValuesIn(skc::all_compact_algorithms), param_name);
+
+// Out-of-range single-pass settings throw before anything runs (no GPU needed).
+TEST(CudaCompactApi, InvalidConfigThrows) {
+  auto throws = [](auto edit) {
+    skc::compact_config cfg;
+    edit(cfg);
+    EXPECT_THROW((void)skc::compact_workspace_bytes(1000, 4, cfg), sk::invalid_argument);
+  };
+  throws([](skc::compact_config& c) { c.specialized_shape = 2; });
+  throws([](skc::compact_config& c) { c.specialized_shape = -1; });
+  throws([](skc::compact_config& c) { c.specialized_from_bytes = -1; });
+  throws([](skc::compact_config& c) { c.first_delay_ns = 2000000u; });
+  throws([](skc::compact_config& c) { c.prefetch = static_cast<skc::compact_prefetch>(7); });
+  throws([](skc::compact_config& c) { c.scan.load_window_tiles = -1; c.algorithm = compact_algorithm::scan_scatter; });
+  skc::compact_config ok;
+  ok.tile = skc::compact_tile::specialized;
+  ok.prefetch = skc::compact_prefetch::on;
+  ok.specialized_shape = 1;
+  ok.specialized_from_bytes = 0;
+  ok.first_delay_ns = 0u;
+  EXPECT_NO_THROW((void)skc::compact_workspace_bytes(1000, 4, ok));
+}
 
 TEST(CudaCompactApi, AlgorithmNamesRoundTrip) {
   for (auto a : skc::all_compact_algorithms) EXPECT_EQ(skc::parse_compact_algorithm(skc::name(a)), a);

@@ -1,109 +1,19 @@
 // GoogleTest suite of the CUDA histograms (scankit/cuda/histogram.hpp): every algorithm, every
 // sample type, both counter types, every bin-count class, against the CPU serial reference
 // (itself tested against an independent formula in tests/cpu/test_cpu_histogram.cpp), with
-// edge values, skewed inputs, misaligned pointers, accumulation and bad arguments.
+// edge values, skewed inputs, misaligned pointers, accumulation and bad arguments. adaptive's
+// forced layouts: test_cuda_histogram_layouts.
 //
 // Each test is parametrised by the algorithm. Without a GPU every test skips.
 //   SCANKIT_TEST_QUICK=1   small sizes and fewer bin counts: for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N    replays a run (the seed is printed at start).
-#include <cuda_runtime.h>
-#include <gtest/gtest.h>
-
-#include <cstdint>
-#include <numeric>
-#include <string>
-#include <vector>
-
-#include "common/histogram_test_util.hpp"
-#include "common/test_util.hpp"
-#include "scankit/cpu/histogram.hpp"
-#include "scankit/cuda/histogram.hpp"
-
-namespace scankit::cuda {
-inline void PrintTo(histogram_algorithm a, std::ostream* os) { *os << name(a); }
-}  // namespace scankit::cuda
+#include "common/cuda_histogram_test_util.hpp"
 
 namespace {
 
-namespace sk = scankit;
-namespace skc = scankit::cuda;
-using skc::histogram_algorithm;
-using sk::test::quick;
-
-const int seed_printed = [] {
-  ::testing::AddGlobalTestEnvironment(new sk::test::seed_environment);
-  return 0;
-}();
-
-bool have_gpu() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return n > 0;
-}
-
-#define SKIP_WITHOUT_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
-
-#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-/// Device copy of a vector; freed on scope exit.
-template <class T>
-struct dvec {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit dvec(std::size_t count, std::size_t pad = 0) : n(count) {
-    if (cudaMalloc(&p, (count + pad) * sizeof(T) + 16) != cudaSuccess) throw std::runtime_error("cudaMalloc");
-  }
-  dvec(const std::vector<T>& v, std::size_t offset = 0) : dvec(v.size() + offset) {
-    if (!v.empty() && cudaMemcpy(p + offset, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
-      throw std::runtime_error("cudaMemcpy");
-  }
-  ~dvec() { cudaFree(p); }
-  std::vector<T> get(std::size_t count, std::size_t offset = 0) const {
-    std::vector<T> v(count);
-    if (count && cudaMemcpy(v.data(), p + offset, count * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
-      throw std::runtime_error("cudaMemcpy");
-    return v;
-  }
-};
-
-/// Whether the algorithm can hold this many bins (shared-* keep 4 bytes per bin per block).
-bool supports(histogram_algorithm a, std::int64_t bins) {
-  try {
-    skc::plan_histogram(bins, 1, {a});
-    return true;
-  } catch (const sk::invalid_argument&) {
-    return false;
-  }
-}
+using namespace scankit::test::cuda_histogram;
 
 class CudaHistogram : public ::testing::TestWithParam<histogram_algorithm> {};
-
-/// Small sizes (every bin class): 0, 1, 2, tile +- 1 for the tiles of the kernels, primes,
-/// 2^k +- 1; one large size per other bin class.
-std::vector<std::int64_t> small_sizes() {
-  return sk::test::test_sizes({512 * 2 * 16, 256 * 2 * 4}, quick() ? 20000 : 70000, 2, quick() ? 40000 : 70000);
-}
-std::int64_t large_size() { return quick() ? 140001 : 1500007; }
-
-template <class T, class C>
-void check_even(histogram_algorithm algo, std::int64_t bins, std::int64_t n, int variant, std::size_t offset) {
-  const auto c = sk::test::pick_range<T>(bins, variant);
-  const auto v = sk::test::random_samples<T>(n, c.lower, c.upper);
-  std::vector<C> want(static_cast<std::size_t>(bins));
-  sk::cpu::histogram_even_serial(v.data(), n, want.data(), bins, c.lower, c.upper);
-  dvec<T> d_in(v, offset);
-  dvec<C> d_counts(static_cast<std::size_t>(bins));
-  cudaMemset(d_counts.p, 0xA5, bins * sizeof(C));  // not zeroed: the call must zero it
-  skc::histogram_even(d_in.p + offset, n, d_counts.p, bins, c.lower, c.upper, nullptr, {algo});
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const auto got = d_counts.get(static_cast<std::size_t>(bins));
-  ASSERT_EQ(got, want) << "n=" << n << " bins=" << bins << " variant=" << variant << " offset=" << offset
-                       << " [" << c.lower << ", " << c.upper << ")";
-}
 
 template <class T>
 void even_all_counters(histogram_algorithm algo) {

@@ -29,36 +29,12 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda_scan_test_util.hpp"
+#include "common/cuda_test_util.hpp"
 #include "common/test_util.hpp"
 #include "scankit/cuda/scan.cuh"
 #include "scankit/types.hpp"
 
-// The library instantiates these (src/cuda/scan_*.cu).
-#define SCANKIT_TEST_EXTERN_SCAN(...)                                                         \
-  extern template void scankit::cuda::scan<__VA_ARGS__>(                                      \
-      const scankit::value_t<__VA_ARGS__>*, scankit::value_t<__VA_ARGS__>*, std::int64_t,     \
-      __VA_ARGS__, scankit::scan_kind, scankit::value_t<__VA_ARGS__>, void*, std::size_t,     \
-      cudaStream_t, const scankit::cuda::scan_config&, scankit::value_t<__VA_ARGS__>*);       \
-  extern template scankit::value_t<__VA_ARGS__> scankit::cuda::scan_host<__VA_ARGS__>(        \
-      const scankit::value_t<__VA_ARGS__>*, scankit::value_t<__VA_ARGS__>*, std::int64_t,     \
-      __VA_ARGS__, scankit::scan_kind, scankit::value_t<__VA_ARGS__>,                         \
-      const scankit::cuda::host_scan_options&);
-#define SCANKIT_TEST_EXTERN_ARITH(T)        \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::sum<T>) \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::product<T>) \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::min<T>) \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::max<T>)
-#define SCANKIT_TEST_EXTERN_INT(T)              \
-  SCANKIT_TEST_EXTERN_ARITH(T)                  \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::bit_and<T>) \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::bit_or<T>)  \
-  SCANKIT_TEST_EXTERN_SCAN(scankit::bit_xor<T>)
-SCANKIT_TEST_EXTERN_INT(std::int32_t)
-SCANKIT_TEST_EXTERN_INT(std::uint32_t)
-SCANKIT_TEST_EXTERN_INT(std::int64_t)
-SCANKIT_TEST_EXTERN_INT(std::uint64_t)
-SCANKIT_TEST_EXTERN_ARITH(float)
-SCANKIT_TEST_EXTERN_ARITH(double)
 
 namespace scankit::cuda {
 // Names the algorithm in gtest's messages (found by argument-dependent lookup).
@@ -74,50 +50,22 @@ using sk::value_t;
 using skc::scan_algorithm;
 using sk::test::affine;
 using sk::test::affine_compose;
+using sk::test::affine64;
+using sk::test::affine_compose64;
+using sk::test::affine16;
+using sk::test::affine_compose16;
+using sk::test::op_name;
+using sk::test::random_init;
+using sk::test::random_input;
 
 constexpr scan_kind both_kinds[] = {scan_kind::inclusive, scan_kind::exclusive};
 
-bool env_flag(const char* name) {
-  const char* e = std::getenv(name);
-  return e != nullptr && *e != '\0' && std::string(e) != "0";
-}
-
-bool quick_mode() { return env_flag("SCANKIT_TEST_QUICK"); }
-bool verbose() { return env_flag("SCANKIT_TEST_VERBOSE"); }
-
-/// Throws (and so fails the running test) when a CUDA call of the test itself fails.
-void ck(cudaError_t e, const char* what = "CUDA call") {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " +
-                             cudaGetErrorString(e));
-}
+using sk::test::ck;
+using sk::test::device_buffer;
+using sk::test::quick_mode;
+using sk::test::verbose;
 
 const char* kind_name(scan_kind k) { return k == scan_kind::inclusive ? "inclusive" : "exclusive"; }
-
-/// Device memory that grows on demand (reused across the cases of a test).
-struct device_buffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  device_buffer() = default;
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  ~device_buffer() {
-    if (p) cudaFree(p);
-  }
-  void reserve(std::size_t b) {
-    b = std::max<std::size_t>(b, 256);
-    if (b <= bytes) return;
-    if (p) ck(cudaFree(p), "cudaFree");
-    p = nullptr;
-    bytes = 0;
-    ck(cudaMalloc(&p, b), "cudaMalloc");
-    bytes = b;
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
-};
 
 /// Pinned host memory.
 template <class T>
@@ -136,9 +84,8 @@ struct pinned_array {
 };
 
 /// The tile sizes that scankit::test::test_sizes builds its boundaries around, the
-/// warp-specialized tile's among them: it takes every size when
-/// SCANKIT_LOOKBACK_SPECIALIZED_FROM=0, as tools/gpu-check runs this suite once. (9,216 and
-/// 2,816 since session 19; 2,816 and 5,632 in session 18; 6,656 and 9,216 before.)
+/// warp-specialized tile's among them (9,216 four-byte and 2,816 eight-byte items); every path
+/// forced at every size is test_cuda_scan_paths.
 namespace scan_tiles {
 namespace dl = scankit::cuda::detail::decoupled_lookback;
 constexpr auto four = dl::specialized_shape_for<4>(), eight = dl::specialized_shape_for<8>();
@@ -169,71 +116,6 @@ std::vector<std::int32_t> fast_random_i32(std::int64_t n) {
     e = static_cast<std::int32_t>(z % 2001) - 1000;
   }
   return v;
-}
-
-/// Affine maps x -> a*x + b modulo 2^(8 sizeof(W)) under composition (associative, not
-/// commutative). Word is std::uint64_t or std::uint16_t:
-/// - 16-byte items (affine64): one fills a 16-byte vector, so they take the blocked tile with
-///   one item per vector (large inputs) and the striped one-item tile (small ones).
-/// - 4-byte items (affine16): four fill a vector, as int32 does, so large inputs take the
-///   4-byte warp-specialized tile, whose two producer warps combine their rows' totals in warp
-///   order (session 19).
-/// (The 8-byte maps modulo 2^32 are sk::test::affine, shared with the CPU tests.)
-template <class W>
-struct affine_mod {
-  W a, b;
-  friend bool operator==(const affine_mod&, const affine_mod&) = default;
-};
-template <class W>
-struct compose_mod {
-  using value_type = affine_mod<W>;
-  // Products in at least 32 bits: uint16 operands would be promoted to int and overflow it.
-  using wide = std::conditional_t<(sizeof(W) < 4), std::uint32_t, W>;
-  SCANKIT_HD static constexpr value_type identity() { return {1u, 0u}; }
-  SCANKIT_HD constexpr value_type operator()(const value_type& f, const value_type& g) const {
-    return {static_cast<W>(wide{g.a} * f.a), static_cast<W>(wide{g.a} * f.b + g.b)};
-  }
-};
-using affine64 = affine_mod<std::uint64_t>;
-using affine_compose64 = compose_mod<std::uint64_t>;
-using affine16 = affine_mod<std::uint16_t>;
-using affine_compose16 = compose_mod<std::uint16_t>;
-static_assert(sizeof(affine64) == 16 && sizeof(affine16) == 4);
-
-template <class Op>
-constexpr bool is_compose_mod = false;
-template <class W>
-constexpr bool is_compose_mod<compose_mod<W>> = true;
-
-/// Random maps with an odd (invertible) multiplier.
-template <class W>
-std::vector<affine_mod<W>> random_affine_mod(std::int64_t n) {
-  std::vector<affine_mod<W>> v(static_cast<std::size_t>(n));
-  std::uniform_int_distribution<std::uint64_t> d(0, std::numeric_limits<W>::max());
-  for (auto& x : v) x = {static_cast<W>(d(sk::test::rng()) | 1u), static_cast<W>(d(sk::test::rng()))};
-  return v;
-}
-
-template <class Op>
-const char* op_name() {
-  if constexpr (requires { Op::name; }) return Op::name;
-  else if constexpr (std::is_same_v<Op, affine_compose64>) return "affine64";
-  else if constexpr (std::is_same_v<Op, affine_compose16>) return "affine16";
-  else return "affine";
-}
-
-template <class Op>
-value_t<Op> random_init(Op) {
-  if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(1)[0];
-  else if constexpr (is_compose_mod<Op>) return random_affine_mod<decltype(value_t<Op>::a)>(1)[0];
-  else return sk::test::random_values<value_t<Op>>(1, Op::name)[0];
-}
-
-template <class Op>
-std::vector<value_t<Op>> random_input(std::int64_t n, Op) {
-  if constexpr (std::is_same_v<Op, affine_compose>) return sk::test::random_affine(n);
-  else if constexpr (is_compose_mod<Op>) return random_affine_mod<decltype(value_t<Op>::a)>(n);
-  else return sk::test::random_values<value_t<Op>>(n, Op::name);
 }
 
 /// The subset of element types and operators that SCANKIT_TEST_QUICK keeps: every element
@@ -458,15 +340,17 @@ TEST_P(CudaScan, SpecializedTileLargeSizes) {
                                      from + extra(sk::test::rng())};
   };
   constexpr auto four = dl::specialized_shape_for<4>(), eight = dl::specialized_shape_for<8>();
-  const auto sizes4 = sizes_from(four.from_items, std::int64_t{four.consumers} * four.vectors_per_thread * 4);
-  const auto sizes8 = sizes_from(eight.from_items, std::int64_t{eight.consumers} * eight.vectors_per_thread * 2);
+  const auto sizes4 = sizes_from(dl::tuning_for<4>(90).specialized_from_items,
+                                 std::int64_t{four.consumers} * four.vectors_per_thread * 4);
+  const auto sizes8 = sizes_from(dl::tuning_for<8>(90).specialized_from_items,
+                                 std::int64_t{eight.consumers} * eight.vectors_per_thread * 2);
   sweep(sk::sum<std::int32_t>{}, sizes4);
   sweep(sk::sum<float>{}, sizes4);
   sweep(sk::sum<std::int64_t>{}, sizes8);
   sweep(affine_compose{}, sizes8);
 }
 
-// 8-byte items in launches that fit the GPU in one wave (session 22): the blocked tile with
+// 8-byte items in launches that fit the GPU in one wave: the blocked tile with
 // more than the tuned 256 threads, so that it makes one tile per SM (from SMs x 4,096 + 1
 // items up to SMs x 12,288 with the 768-thread limit), then the load window (more than 256
 // tiles, up to 2^21 items); int64 and double sums and the 8-byte non-commutative affine maps,
@@ -476,11 +360,11 @@ TEST_P(CudaScan, SpecializedTileLargeSizes) {
 TEST_P(CudaScan, EightByteOneWaveSizes) {
   if (algo() != scan_algorithm::decoupled_lookback) GTEST_SKIP() << "the tile belongs to decoupled-lookback";
   namespace dl = scankit::cuda::detail::decoupled_lookback;
-  constexpr auto tu = dl::tuning_for<8>();
+  constexpr auto tu = dl::tuning_for<8>(90);
   const bool quick = quick_mode();
   int sms = 0;
   ck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-  const std::int64_t tuned_tile = std::int64_t{tu.block_size} * tu.blocked_vectors_per_thread * 2;
+  const std::int64_t tuned_tile = std::int64_t{tu.block_size} * tu.blocked_vectors * 2;
   const std::int64_t one_per_sm = sms * tuned_tile;  // the last size the tuned block covers
   const std::int64_t widest = one_per_sm * tu.one_tile_per_sm_up_to_threads / tu.block_size;
   const std::int64_t last = std::int64_t{1} << 21;
@@ -820,30 +704,6 @@ TEST(CudaScanApi, AlgorithmNamesRoundTrip) {
     EXPECT_EQ(*parsed, a);
   }
   EXPECT_FALSE(skc::parse_scan_algorithm("no-such-scan").has_value());
-}
-
-// The tuning overrides the kernels read from the environment for measurement runs
-// (SCANKIT_LOOKBACK_BLOCKED_FROM, SCANKIT_LOOKBACK_FIRST_DELAY, SCANKIT_COMPACT_PREFETCH_FROM)
-// go through env_integer: a whole integer in range, else nothing. No GPU needed.
-TEST(CudaScanApi, TuningOverridesFromTheEnvironment) {
-  namespace skd = scankit::cuda::detail;
-  const char* name = "SCANKIT_TEST_ENV_INTEGER";
-  const auto read = [&](const char* value, std::int64_t lo, std::int64_t hi) {
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-    return skd::env_integer(name, lo, hi);
-  };
-  EXPECT_FALSE(read(nullptr, 0, 10).has_value());
-  EXPECT_FALSE(read("", 0, 10).has_value());
-  EXPECT_EQ(read("7", 0, 10), std::optional<std::int64_t>(7));
-  EXPECT_EQ(read("0", 0, 10), std::optional<std::int64_t>(0));
-  EXPECT_EQ(read("10", 0, 10), std::optional<std::int64_t>(10));
-  EXPECT_FALSE(read("11", 0, 10).has_value());
-  EXPECT_FALSE(read("-1", 0, 10).has_value());
-  EXPECT_FALSE(read("3x", 0, 10).has_value());
-  EXPECT_FALSE(read("off", 0, 10).has_value());
-  EXPECT_EQ(read("1099511627776", 0, INT64_MAX), std::optional<std::int64_t>(std::int64_t{1} << 40));
-  ::unsetenv(name);
 }
 
 }  // namespace

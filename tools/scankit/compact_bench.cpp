@@ -21,6 +21,7 @@
 #include "compact_commands.hpp"
 #include "scankit/cpu/compact.hpp"
 #include "scankit/scankit.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -96,7 +97,7 @@ std::vector<row_spec> select_rows(const std::string& algo, const std::string& co
     if (compared("copy")) rows.push_back({row_kind::copy, "copy", 0});
   }
 #else
-  (void)gpu, (void)compared;
+  (void)gpu, (void)compared, (void)tile;
 #endif
   for (int i = 0; i < 3; ++i) {
     const auto nm = cpu::name(cpu::all_compact_algorithms[i]);
@@ -104,6 +105,11 @@ std::vector<row_spec> select_rows(const std::string& algo, const std::string& co
   }
   if (wanted("std")) rows.push_back({row_kind::std_algo, "std", 0});
   return rows;
+}
+
+bool has_std_counterpart(compact_op op) {
+  return op == compact_op::select_if || op == compact_op::remove_if || op == compact_op::unique ||
+         op == compact_op::partition;
 }
 
 std::uint64_t pick_seed(const std::optional<std::uint64_t>& seed) {
@@ -161,7 +167,7 @@ struct point_result {
   std::size_t bytes = 0;       // n * sizeof(T)
   std::vector<row_result> rows;
   bool ok() const {
-    return std::none_of(rows.begin(), rows.end(), [](const row_result& r) { return r.status == "FAIL" || r.status == "ERROR"; });
+    return std::none_of(rows.begin(), rows.end(), [](const row_result& r) { return r.status == "FAIL"; });
   }
 };
 
@@ -236,8 +242,8 @@ class point_runner {
 #endif
         }
       } catch (const std::exception& e) {
-        row.status = "ERROR";
-        row.message = e.what();
+        row.status = "FAIL";
+        row.message = std::string("error: ") + e.what();
       }
       res.rows.push_back(std::move(row));
     }
@@ -301,7 +307,7 @@ class point_runner {
     cpu::compact_config c;
     c.algorithm = cpu::all_compact_algorithms[row.spec.algo];
     std::int64_t count = 0;
-    std::memset(static_cast<void*>(out_.data()), poison_byte, out_.size() * sizeof(T));
+    if (!out_.empty()) std::memset(static_cast<void*>(out_.data()), poison_byte, out_.size() * sizeof(T));
     row.samples_ms = time_cpu_ms(pp_.warmup, pp_.reps, [&] { count = run_cpu(c, out_.data(), idx_.data()); });
     row.device_ms = median(row.samples_ms);
     row.with_copies_samples_ms = row.samples_ms;
@@ -310,6 +316,11 @@ class point_runner {
   }
 
   void run_std_row(row_result& row) {
+    if (!has_std_counterpart(pp_.op)) {
+      row.status = "n/a";
+      row.message = "no std:: counterpart";
+      return;
+    }
     const T* in = in_.data();
     const T* end = in + n_;
     T* out = out_.data();
@@ -330,7 +341,7 @@ class point_runner {
           else std::reverse_copy(rej.data(), b, a);
           break;
         }
-        default: throw error("no std:: counterpart of this operation");
+        default: break;  // has_std_counterpart
       }
     };
     row.samples_ms = time_cpu_ms(pp_.warmup, pp_.reps, run);
@@ -392,7 +403,7 @@ class point_runner {
     if (row.spec.kind == row_kind::copy) {
       row.samples_ms = res.copy_samples_ms;
       row.device_ms = res.copy_ms;
-      row.status = "-";
+      row.status = "n/a";  // nothing to check
       return;
     }
     if (row.spec.kind == row_kind::cub) {
@@ -433,7 +444,7 @@ class point_runner {
     fetch(count, "", row);
     if (!pp_.with_copies) return;
     // The host-container API from pageable memory: allocation, copies in, compaction, copies out.
-    std::memset(static_cast<void*>(out_.data()), poison_byte, out_.size() * sizeof(T));
+    if (!out_.empty()) std::memset(static_cast<void*>(out_.data()), poison_byte, out_.size() * sizeof(T));
     const std::span<const T> in(in_);
     const std::span<T> out(out_);
     auto host_call = [&] {
@@ -515,31 +526,53 @@ std::string table(const point_result& r) {
   return t.str();
 }
 
-nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+std::vector<report_row> report_rows(const point_result& res, const std::string& type, const point_params& pp,
+                                    std::int64_t x) {
+  std::vector<report_row> out;
+  for (const auto& row : res.rows) {
+    report_row r;
+    const bool cpu = row.spec.kind == row_kind::cpu || row.spec.kind == row_kind::std_algo;
+    r.algorithm = row.spec.name;
+    r.group = group_of(row.spec.kind);
+    r.x = x;
+    r.n = res.n;
+    r.type = type;
+    r.ms = row.device_ms;
+    r.samples_ms = row.samples_ms;
+    r.gbps = row.gbps;
+    r.pct_of_copy = row.pct_of_copy;
+    r.vs_cub = row.vs_cub;
+    r.copy_ms = cpu ? res.cpu_copy_ms : res.copy_ms;
+    r.check = row.status;
+    r.message = row.message;
+    r.extra = {{"op", op_names[static_cast<int>(pp.op)]},
+               {"count", res.count},
+               {"moved_bytes", res.moved_bytes},
+               {"block_size", pp.block_size},
+               {"with_copies_ms", json_number(row.with_copies_ms)},
+               {"with_copies_samples_ms", row.with_copies_samples_ms},
+               {"vs_std", json_number(row.vs_std)},
+               {"workspace_bytes", row.workspace_bytes}};
+    if (row.spec.kind == row_kind::gpu) r.extra["tile"] = row.spec.tile;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 
-nlohmann::json to_json(const point_result& r) {
-  nlohmann::json j;
-  j["n"] = r.n;
-  j["bytes"] = r.bytes;
-  j["count"] = r.count;
-  j["moved_bytes"] = r.moved_bytes;
-  if (!r.copy_samples_ms.empty())
-    j["copy"] = {{"ms", num(r.copy_ms)}, {"gbps", num(2.0 * static_cast<double>(r.bytes) / (r.copy_ms * 1e6))},
-                 {"samples_ms", r.copy_samples_ms}};
-  if (!r.cpu_copy_samples_ms.empty())
-    j["cpu_copy"] = {{"ms", num(r.cpu_copy_ms)},
-                     {"gbps", num(2.0 * static_cast<double>(r.bytes) / (r.cpu_copy_ms * 1e6))},
-                     {"samples_ms", r.cpu_copy_samples_ms}};
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& row : r.rows)
-    rows.push_back({{"name", row.spec.name}, {"group", group_of(row.spec.kind)}, {"status", row.status},
-                    {"message", row.message}, {"device_ms", num(row.device_ms)}, {"samples_ms", row.samples_ms},
-                    {"with_copies_ms", num(row.with_copies_ms)}, {"gbps", num(row.gbps)},
-                    {"pct_of_copy", num(row.pct_of_copy)}, {"vs_cub", num(row.vs_cub)}, {"vs_std", num(row.vs_std)},
-                    {"workspace_bytes", row.workspace_bytes}});
-  j["rows"] = rows;
-  j["ok"] = r.ok();
-  return j;
+nlohmann::json params_json(const compact_common_options& o, std::uint64_t seed) {
+  return {{"op", o.op},
+          {"type", o.type},
+          {"selectivity", o.selectivity ? nlohmann::json(*o.selectivity) : nlohmann::json(nullptr)},
+          {"order", o.order},
+          {"algo", o.algo},
+          {"compare", o.compare},
+          {"block_size", o.block_size},
+          {"tile", o.tile},
+          {"reps", o.reps},
+          {"seed", seed},
+          {"with_copies", !o.device_only},
+          {"predicate", "x != 0"},
+          {"gbps", "(bytes read + bytes written) / ms: the input, the flags, the items and indices written"}};
 }
 
 std::string header(const system_info& sys) {
@@ -592,6 +625,10 @@ int run_compact_bench(const compact_bench_options& o) {
   const auto rows = select_rows(o.algo, o.compare, gpu, o.tile);
   if (rows.empty()) throw error("nothing to run with --algo " + o.algo);
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n) : gpu ? (std::int64_t{1} << 28) : (std::int64_t{1} << 26);
+  {
+    const double item = static_cast<double>(size_of(*parse_dtype(o.type))), items = static_cast<double>(n);
+    check_memory(sys, fmt::format("-n {} of {}", n, o.type), items * (4 * item + 17), items * (2.2 * item + 9));
+  }
   const std::uint64_t seed = pick_seed(o.seed);
   const point_params pp = params_of(o, seed);
   std::cout << fmt::format("scankit bench compact | {} | {} | op = {}{} | n = {} | type = {} | selectivity = {}\n",
@@ -616,16 +653,15 @@ int run_compact_bench(const compact_bench_options& o) {
                            n ? 100.0 * static_cast<double>(res.count) / static_cast<double>(n) : 0.0,
                            format_bytes(res.moved_bytes));
   std::cout << table(res);
-  if (!res.ok()) std::cout << "\nsome rows failed (FAIL or ERROR)\n";
+  if (!res.ok()) std::cout << "\nsome rows failed (FAIL)\n";
+  const std::vector<report_row> out_rows = report_rows(res, o.type, pp, n);
   if (!o.json.empty()) {
-    nlohmann::json j = {{"tool", "scankit"}, {"command", "bench compact"}, {"date", iso_date_now()},
-                        {"system", to_json(sys)}, {"op", o.op}, {"type", o.type}, {"seed", seed},
-                        {"selectivity", o.selectivity ? nlohmann::json(*o.selectivity) : nlohmann::json(nullptr)}};
-    j["result"] = to_json(res);
-    write_file(o.json, j.dump(2) + "\n");
+    nlohmann::json params = params_json(o, seed);
+    params["n"] = n;
+    write_file(o.json, report_document("bench", "compact", sys, std::move(params), out_rows).dump(2) + "\n");
     std::cout << "wrote " << o.json << "\n";
   }
-  return res.ok() ? 0 : 1;
+  return rows_exit_status(out_rows);
 }
 
 int run_compact_sweep(const compact_sweep_options& o) {
@@ -649,39 +685,35 @@ int run_compact_sweep(const compact_sweep_options& o) {
                            header(sys), iso_date_now(), o.op, o.type, selectivity_text(o.selectivity), o.reps, seed);
   device_ctx ctx;
   init_ctx(ctx, gpu);
-  nlohmann::json j = {{"tool", "scankit"}, {"command", "sweep compact"}, {"date", iso_date_now()},
-                      {"system", to_json(sys)}, {"over", "size"}, {"op", o.op}, {"type", o.type}, {"seed", seed}};
-  j["points"] = nlohmann::json::array();
+  nlohmann::json params = params_json(o, seed);
+  params["over"] = "size";
+  params["min_log"] = o.min_log;
+  params["max_log"] = max_log;
+  std::vector<report_row> all_rows;
+  progress_line progress(static_cast<std::size_t>(std::max(0, max_log - o.min_log + 1)));
   std::ostringstream csv;
   csv << "n,log2_n,op,type,algorithm,group,status,device_ms,with_copies_ms,gbps,pct_of_copy,vs_cub,vs_std,copy_ms\n";
   bool ok = true;
   for (int k = o.min_log; k <= max_log; ++k) {
     const std::int64_t n = std::int64_t{1} << k;
-    std::cerr << fmt::format("[2^{}] ...", k) << std::flush;
+    progress.step(fmt::format("n=2^{}", k));
     const point_result res = measure_point(o.type, pp, n, rows, ctx);
-    std::cerr << (res.ok() ? " ok\n" : " FAILED\n");
     ok = ok && res.ok();
-    nlohmann::json pj = to_json(res);
-    pj["x"] = n;
-    pj["log2_n"] = k;
-    pj["block_size"] = o.block_size;
-    j["points"].push_back(pj);
+    for (auto& row : report_rows(res, o.type, pp, n)) all_rows.push_back(std::move(row));
     auto c = [](double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(); };
     for (const auto& row : res.rows)
       csv << n << ',' << k << ',' << o.op << ',' << o.type << ',' << row.spec.name << ',' << group_of(row.spec.kind)
           << ',' << row.status << ',' << c(row.device_ms) << ',' << c(row.with_copies_ms) << ',' << c(row.gbps) << ','
           << c(row.pct_of_copy) << ',' << c(row.vs_cub) << ',' << c(row.vs_std) << ',' << c(res.copy_ms) << '\n';
   }
-  j["ok"] = ok;
-  write_file(prefix + ".json", j.dump(2) + "\n");
+  progress.clear();
+  write_file(prefix + ".json",
+             report_document("sweep", "compact", sys, std::move(params), all_rows, "size").dump(2) + "\n");
   write_file(prefix + ".csv", csv.str());
   std::cout << "wrote " << prefix << ".json and " << prefix << ".csv\n";
-  int rc = ok ? 0 : 1;
-  if (!o.no_plot) {
-    std::cout.flush();
-    if (run_plot_script(prefix + ".json") == 0) std::cout << "wrote " << prefix << ".png and " << prefix << ".svg\n";
-    else std::cerr << "error: the plot script failed; the data is in " << prefix << ".json\n", rc = 1;
-  }
+  if (!ok) std::cout << "some rows failed (FAIL): see the status column of " << prefix << ".csv\n";
+  int rc = rows_exit_status(all_rows);
+  if (!o.no_plot && !draw_sweep_plot(prefix)) rc = 1;
   return rc;
 }
 
@@ -696,8 +728,10 @@ int run_compact_verify(const compact_verify_options& o) {
   init_ctx(ctx, gpu);
   std::vector<row_spec> rows = select_rows("all", "cub", gpu, "all");
   std::erase_if(rows, [](const row_spec& r) { return r.kind == row_kind::std_algo; });
-  int failed = 0;
+  int passed = 0, failed = 0;
+  progress_line progress(static_cast<std::size_t>(o.cases));
   for (int c = 0; c < o.cases; ++c) {
+    progress.step("case " + std::to_string(c));
     point_params pp;
     pp.op = static_cast<compact_op>(g() % 7);
     pp.order = g() % 2 ? rejected_order::original : rejected_order::reversed;
@@ -713,16 +747,19 @@ int run_compact_verify(const compact_verify_options& o) {
     if (pp.op == compact_op::partition && pp.order == rejected_order::original)
       std::erase_if(case_rows, [](const row_spec& r) { return r.kind == row_kind::cub; });
     const point_result res = measure_point(type, pp, n, case_rows, ctx);
-    for (const auto& row : res.rows)
-      if (row.status == "FAIL" || row.status == "ERROR") {
+    for (const auto& row : res.rows) {
+      if (row.status == "PASS") ++passed;
+      if (row.status == "FAIL") {
         ++failed;
+        progress.clear();
         std::cout << fmt::format("FAIL case {}: op {} type {} n {} selectivity {} block {}: {}: {} {}\n", c,
                                  op_names[static_cast<int>(pp.op)], type, n, selectivity_text(pp.selectivity),
                                  pp.block_size, row.spec.name, row.status, row.message);
       }
+    }
   }
-  std::cout << (failed ? fmt::format("{} failures\n", failed) : fmt::format("all {} cases PASS\n", o.cases));
-  return failed ? 1 : 0;
+  progress.clear();
+  return finish_verify(passed, failed);
 }
 
 }  // namespace scankit::tools

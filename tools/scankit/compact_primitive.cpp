@@ -3,6 +3,7 @@
 
 #include "compact_commands.hpp"
 #include "primitive.hpp"
+#include "report.hpp"
 #include "util.hpp"
 
 namespace scankit::tools {
@@ -28,7 +29,7 @@ void add_common(CLI::App& app, compact_common_options& o) {
   app.add_option("--selectivity", o.selectivity,
                  "Fraction of items that are nonzero (unique: that start a new run), in [0, 1]; default: "
                  "random values in 0..3 (0.75)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(check_fraction);
   app.add_option("--order", o.order, "partition: order of the rejected items")
       ->check(CLI::IsMember({"reversed", "original"}))
       ->capture_default_str();
@@ -54,7 +55,7 @@ void add_common(CLI::App& app, compact_common_options& o) {
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)");
+  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)")->check(check_seed);
   app.add_flag("--device-only", o.device_only, "Skip the 'with copies' timing of the host-container API");
 }
 
@@ -70,7 +71,9 @@ class compact_primitive final : public primitive {
         ->check(check_count)
         ->type_name("N");
     add_common(*app, bench_);
-    app->add_option("--json", bench_.json, "Also write every number to FILE")->type_name("FILE");
+    app->add_option("--json", bench_.json, "Also write every number to FILE (docs/CLI.md)")
+        ->check(check_output_file)
+        ->type_name("FILE");
     app->footer(
         "Columns: with copies ms = the host-container call from pageable memory (copies in and out; CPU rows: "
         "the device time); device ms = median of R runs (CUDA events around the device-pointer call, "
@@ -92,6 +95,8 @@ class compact_primitive final : public primitive {
     app->add_flag("--no-plot", sweep_.no_plot, "Do not run the plot script");
     app->callback([this, &action] {
       if (sweep_.min_log > sweep_.max_log) throw CLI::ValidationError("--min-log", "must not exceed --max-log");
+      if (auto e = check_output_prefix(sweep_.out.empty() ? "sweep-compact-" + sweep_.op : sweep_.out); !e.empty())
+        throw CLI::ValidationError("--out", e);
       action = [this] { return run_compact_sweep(sweep_); };
     });
   }
@@ -99,7 +104,7 @@ class compact_primitive final : public primitive {
     auto* app = verify.add_subcommand("compact", "Random compaction cases (operations, types, sizes, selectivities, "
                                                  "block sizes) through every algorithm against the serial loop");
     app->add_option("--cases", verify_.cases, "Number of random cases")->check(CLI::Range(1, 1000000))->capture_default_str();
-    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)");
+    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)")->check(check_seed);
     app->callback([this, &action] { action = [this] { return run_compact_verify(verify_); }; });
   }
 

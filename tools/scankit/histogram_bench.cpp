@@ -18,6 +18,7 @@
 #include "histogram_data.hpp"
 #include "scankit/cpu/histogram.hpp"
 #include "scankit/scankit.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -58,7 +59,7 @@ struct hrow {
   hrow(std::string n, std::string g) : name(std::move(n)), group(std::move(g)) {}
   std::string name, group;  // group: gpu | baseline | cpu
   std::string plan;         // what the GPU algorithm ran
-  std::string status = "-"; // PASS, FAIL, ERROR, n/a, DIFF (CUB's bins differ), -
+  std::string status = "n/a";  // PASS, FAIL (an error too) or n/a
   std::string note;
   std::vector<double> samples_ms;
   double ms = NAN;
@@ -71,7 +72,7 @@ struct hpoint {
   std::vector<hrow> rows;
   bool ok() const {
     for (const auto& r : rows)
-      if (r.status == "FAIL" || r.status == "ERROR") return false;
+      if (r.status == "FAIL") return false;
     return true;
   }
 };
@@ -204,8 +205,8 @@ class runner {
           fetch();
           check(r);
         } catch (const std::exception& ex) {
-          r.status = "ERROR";
-          r.note = ex.what();
+          r.status = "FAIL";
+          r.note = std::string("error: ") + ex.what();
           (void)cudaGetLastError();
         }
         p.rows.push_back(std::move(r));
@@ -226,11 +227,14 @@ class runner {
           r.ms = median(r.samples_ms);
           fetch();
           check(r);
-          if (r.status == "FAIL") r.status = "DIFF";  // CUB's own bin formula, not ours
+          if (r.status == "FAIL") {  // CUB's own bin formula, not ours: not a failure of scankit's
+            r.status = "n/a";
+            r.note = "CUB's bin formula differs on this range: " + r.note;
+          }
           p.cub_ms = r.ms;
         } catch (const std::exception& ex) {
-          r.status = "ERROR";
-          r.note = ex.what();
+          r.status = "FAIL";
+          r.note = std::string("error: ") + ex.what();
           (void)cudaGetLastError();
         }
         p.rows.push_back(std::move(r));
@@ -285,21 +289,35 @@ std::string table(const hpoint& p) {
   return t.str();
 }
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
-nlohmann::json to_json(const hpoint& p) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : p.rows) {
-    rows.push_back({{"name", r.name}, {"group", r.group}, {"plan", r.plan}, {"status", r.status},
-                    {"note", r.note}, {"ms", number(r.ms)},
-                    {"gsamples", number(static_cast<double>(p.n) / (r.ms * 1e6))},
-                    {"gbps", number(static_cast<double>(p.bytes) / (r.ms * 1e6))},
-                    {"pct_of_read", number(p.read_ms / r.ms * 100.0)},
-                    {"vs_cub", number(p.cub_ms / r.ms)},
-                    {"samples_ms", r.samples_ms}});
+std::vector<report_row> report_rows(const hpoint& p, std::string_view type, std::int64_t x) {
+  std::vector<report_row> out;
+  for (const auto& h : p.rows) {
+    report_row r;
+    const bool cpu = h.group == "cpu";
+    r.algorithm = h.name;
+    r.group = h.group;
+    r.x = x;
+    r.n = p.n;
+    r.type = std::string(type);
+    r.ms = h.ms;
+    r.samples_ms = h.samples_ms;
+    r.gbps = static_cast<double>(p.bytes) / (h.ms * 1e6);
+    if (!cpu) {
+      r.copy_ms = p.copy_ms;
+      r.pct_of_copy = r.gbps / (2.0 * static_cast<double>(p.bytes) / (p.copy_ms * 1e6)) * 100.0;
+      r.vs_cub = p.cub_ms / h.ms;
+    }
+    r.check = h.status;
+    r.message = h.note;
+    r.extra = {{"bins", p.bins},
+               {"plan", h.plan},
+               {"gsamples_per_s", json_number(static_cast<double>(p.n) / (h.ms * 1e6))},
+               {"read_ms", json_number(p.read_ms)},
+               {"pct_of_read", json_number(cpu ? NAN : p.read_ms / h.ms * 100.0)},
+               {"vs_cpu_serial", json_number(p.serial_ms / h.ms)}};
+    out.push_back(std::move(r));
   }
-  return {{"n", p.n}, {"bins", p.bins}, {"bytes", p.bytes}, {"read_ms", number(p.read_ms)},
-          {"copy_ms", number(p.copy_ms)}, {"cub_ms", number(p.cub_ms)}, {"rows", rows}};
+  return out;
 }
 
 std::string device_line(const system_info& sys) {
@@ -357,14 +375,12 @@ std::string range_text(const spec& sp) {
   });
 }
 
-nlohmann::json meta(const char* command, const system_info& sys, const spec& sp) {
-  return {{"tool", "scankit"}, {"version", std::string(scankit::version())}, {"build", version_line()},
-          {"command", command}, {"date", iso_date_now()}, {"system", to_json(sys)},
-          {"params", {{"type", std::string(name(sp.type))}, {"counter", sp.u64 ? "u64" : "u32"},
-                      {"bins", sp.bins}, {"bins_kind", sp.range ? "range" : "even"},
-                      {"range", range_text(sp)}, {"distribution", sp.dist}, {"reps", sp.reps},
-                      {"block_size", sp.block_size},
-                      {"seed", sp.seed}}}};
+nlohmann::json params_json(const histogram_common_options& o, const spec& sp) {
+  return {{"type", std::string(name(sp.type))}, {"counter", sp.u64 ? "u64" : "u32"},
+          {"bins", sp.bins}, {"bins_kind", sp.range ? "range" : "even"},
+          {"range", range_text(sp)}, {"distribution", sp.dist}, {"reps", sp.reps},
+          {"block_size", sp.block_size}, {"algo", o.algo}, {"compare", o.compare}, {"rows", sp.algos},
+          {"seed", sp.seed}, {"gbps", "n * sizeof(T) / ms (the samples read)"}};
 }
 
 }  // namespace
@@ -377,6 +393,8 @@ int run_histogram_bench(const histogram_bench_options& o) {
   const std::size_t item = size_of(sp.type);
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n)
                                       : static_cast<std::int64_t>((gpu ? std::size_t{1} << 30 : std::size_t{1} << 26) / item);
+  check_memory(sys, fmt::format("-n {} of {}", n, name(sp.type)), static_cast<double>(n) * static_cast<double>(item) * 1.05,
+               static_cast<double>(n) * static_cast<double>(item) * 2.05);
   std::cout << fmt::format("scankit bench histogram | {} | {} | n = {} ({}) | type = {} | bins = {} {} over {} | "
                            "distribution = {} | counters = {}\n",
                            device_line(sys), iso_date_now(), describe_count(n),
@@ -395,15 +413,15 @@ int run_histogram_bench(const histogram_bench_options& o) {
                              format_bytes(static_cast<double>(p.bytes)), format_ms(p.copy_ms),
                              format_gbps(2.0 * static_cast<double>(p.bytes) / (p.copy_ms * 1e6)));
   std::cout << "\n" << table(p);
-  if (!p.ok()) std::cout << "\nsome rows failed (FAIL or ERROR)\n";
+  if (!p.ok()) std::cout << "\nsome rows failed (FAIL)\n";
+  const std::vector<report_row> out_rows = report_rows(p, name(sp.type), n);
   if (!o.json.empty()) {
-    nlohmann::json j = meta("bench histogram", sys, sp);
-    j["params"]["n"] = n;
-    j["result"] = to_json(p);
-    write_file(o.json, j.dump(2) + "\n");
+    nlohmann::json params = params_json(o, sp);
+    params["n"] = n;
+    write_file(o.json, report_document("bench", "histogram", sys, std::move(params), out_rows).dump(2) + "\n");
     std::cout << "wrote " << o.json << "\n";
   }
-  return p.ok() ? 0 : 1;
+  return rows_exit_status(out_rows);
 }
 
 int run_histogram_sweep(const histogram_sweep_options& o) {
@@ -431,15 +449,18 @@ int run_histogram_sweep(const histogram_sweep_options& o) {
                            o.over, device_line(sys), iso_date_now(), name(sp.type),
                            by_bins ? "n = " + describe_count(n_max) : "bins = " + std::to_string(sp.bins), sp.dist,
                            sp.reps, sp.seed);
-  nlohmann::json points = nlohmann::json::array();
+  std::vector<report_row> all_rows;
+  progress_line progress(xs.size());
   std::string csv = "x,n,bins,algorithm,status,ms,gsamples_per_s,gbps,pct_of_read,vs_cub\n";
   bool ok = true;
   if (by_bins) sp.bins = xs.front();
   with_runner(sp, n_max, gpu, [&](auto& r) {
     for (std::int64_t x : xs) {
+      progress.step(fmt::format("{} = {}", by_bins ? "bins" : "n", describe_count(x)));
       if (by_bins) r.rebin(x);
       const hpoint p = r.measure(by_bins ? n_max : x);
       ok = ok && p.ok();
+      progress.clear();
       std::cout << fmt::format("{} = {}:", by_bins ? "bins" : "n", describe_count(x));
       for (const auto& row : p.rows) std::cout << fmt::format("  {} {} ms", row.name, format_ms(row.ms));
       std::cout << "\n";
@@ -448,20 +469,23 @@ int run_histogram_sweep(const histogram_sweep_options& o) {
         csv += fmt::format("{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", x, p.n, p.bins, row.name, row.status,
                            row.ms, static_cast<double>(p.n) / (row.ms * 1e6),
                            static_cast<double>(p.bytes) / (row.ms * 1e6), p.read_ms / row.ms * 100.0, p.cub_ms / row.ms);
-      auto j = to_json(p);
-      j["x"] = x;
-      points.push_back(j);
+      for (auto& row : report_rows(p, name(sp.type), x)) all_rows.push_back(std::move(row));
     }
   });
-  nlohmann::json j = meta("sweep histogram", sys, sp);
-  j["over"] = o.over;
-  j["points"] = points;
-  write_file(prefix + ".json", j.dump(2) + "\n");
+  progress.clear();
+  nlohmann::json params = params_json(o, sp);
+  params["over"] = o.over;
+  params["min_log"] = o.min_log;
+  params["max_log"] = o.max_log;
+  if (by_bins) params["n"] = n_max;
+  write_file(prefix + ".json",
+             report_document("sweep", "histogram", sys, std::move(params), all_rows, o.over).dump(2) + "\n");
   write_file(prefix + ".csv", csv);
-  std::cout << "wrote " << prefix << ".json, " << prefix << ".csv\n";
-  if (!o.no_plot)
-    draw_sweep_plot("plot_histogram.py", {"--sweep", prefix + ".json", "--out", prefix + ".png"}, prefix + ".png");
-  return ok ? 0 : 1;
+  std::cout << "wrote " << prefix << ".json and " << prefix << ".csv\n";
+  if (!ok) std::cout << "some rows failed (FAIL): see the status column of " << prefix << ".csv\n";
+  int rc = rows_exit_status(all_rows);
+  if (!o.no_plot && !draw_sweep_plot(prefix)) rc = 1;
+  return rc;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -574,7 +598,15 @@ int run_histogram_verify(const histogram_verify_options& o) {
       algos.push_back(a);
     }
   }
-  if (!gpu) std::erase_if(algos, [](const std::string& a) { return a.rfind("cpu-", 0) != 0; });
+  if (!gpu) {
+    std::cout << "no GPU found: verifying the CPU algorithms only\n";
+    std::erase_if(algos, [](const std::string& a) { return a.rfind("cpu-", 0) != 0; });
+  }
+  // cpu-serial is the reference itself.
+  std::erase(algos, std::string("cpu-serial"));
+  if (algos.empty())
+    throw error("nothing to verify: the selected algorithms need a GPU (--algo " + o.algo +
+                "; cpu-serial is the reference)");
   std::cout << fmt::format("scankit verify histogram | {} | {} | cases = {} | seed = {}\n", device_line(sys), iso_date_now(),
                            o.cases, seed);
   std::cout << "each case: a random sample type and counter type, 1..2^20 bins, 0..2^22 samples, even bins over the "
@@ -583,7 +615,9 @@ int run_histogram_verify(const histogram_verify_options& o) {
   std::mt19937_64 g(seed);
   std::map<std::string, verify_tally> tally;
   bool ok = true;
+  progress_line progress(static_cast<std::size_t>(o.cases));
   for (int c = 0; c < o.cases; ++c) {
+    progress.step("case " + std::to_string(c));
     const auto t = all_htypes[g() % all_htypes.size()];
     const bool u64 = g() % 2;
     dispatch(t, [&](auto tag) {
@@ -592,13 +626,18 @@ int run_histogram_verify(const histogram_verify_options& o) {
       else verify_case<T, std::uint32_t>(g, c, name(t), algos, gpu, tally, ok);
     });
   }
-  text_table t({"algorithm", "PASS", "FAIL", "n/a"}, {false, true, true, true});
+  progress.clear();
+  text_table t({"algorithm", "passed", "failed", "n/a"}, {false, true, true, true});
+  int passed = 0, failed = 0;
   for (const auto& a : algos) {
     const auto& v = tally[a];
     t.add_row({a, std::to_string(v.pass), std::to_string(v.fail), std::to_string(v.na)});
+    passed += v.pass;
+    failed += v.fail;
   }
-  std::cout << "\n" << t.str() << (ok ? "all cases passed\n" : "some cases FAILED\n");
-  return ok ? 0 : 1;
+  (void)ok;
+  std::cout << "\n" << t.str() << "\n";
+  return finish_verify(passed, failed);
 }
 
 }  // namespace scankit::tools

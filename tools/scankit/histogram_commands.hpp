@@ -2,7 +2,10 @@
 // their options (filled by histogram_primitive.cpp) and implementations.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,5 +61,14 @@ int run_histogram_bench(const histogram_bench_options& o);
 int run_histogram_sweep(const histogram_sweep_options& o);
 int run_histogram_verify(const histogram_verify_options& o);
 int run_histogram_file(const histogram_file_options& o);
+
+/// Reads `in` to its end in chunks of `chunk` bytes and adds the histogram of its bytes (`bins`
+/// even bins over [0, 256)) to `counts`, on the GPU when `use_gpu`. Returns the bytes read;
+/// throws scankit::error naming `name` and the reason (strerror) when reading fails.
+/// `on_chunk(bytes so far)` runs after each chunk.
+std::uint64_t read_byte_histogram(std::istream& in, const std::string& name, std::int64_t bins, bool use_gpu,
+                                  std::vector<std::uint64_t>& counts,
+                                  const std::function<void(std::uint64_t)>& on_chunk = {},
+                                  std::size_t chunk = std::size_t{256} << 20);
 
 }  // namespace scankit::tools

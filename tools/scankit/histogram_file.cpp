@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +18,7 @@
 
 #include "histogram_commands.hpp"
 #include "scankit/cpu/histogram.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "util.hpp"
 
@@ -53,18 +56,52 @@ std::string bar(double frac, int width, bool utf8) {
 
 }  // namespace
 
+std::uint64_t read_byte_histogram(std::istream& in, const std::string& name, std::int64_t bins,
+                                  [[maybe_unused]] bool use_gpu, std::vector<std::uint64_t>& counts,
+                                  const std::function<void(std::uint64_t)>& on_chunk, std::size_t chunk) {
+  if (bins < 1 || bins > 256 || counts.size() != static_cast<std::size_t>(bins))
+    throw invalid_argument("read_byte_histogram: bins must be in [1, 256] and match the counts");
+  chunk = std::max<std::size_t>(chunk, 1);
+  std::vector<std::uint8_t> buf;
+  std::uint64_t total = 0;
+  while (in) {
+    buf.resize(chunk);
+    errno = 0;
+    in.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(chunk));
+    const int read_errno = errno;
+    if (in.bad())
+      throw error("cannot read " + name + ": " + std::strerror(read_errno ? read_errno : EIO));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    buf.resize(got);
+    total += got;
+#ifdef SCANKIT_HAS_CUDA
+    if (use_gpu) {
+      cuda::histogram_even<std::uint8_t, std::uint64_t>(std::span<const std::uint8_t>(buf), std::span<std::uint64_t>(counts),
+                                                       0, 256, {cuda::default_histogram_algorithm, 0, true});
+      if (on_chunk) on_chunk(total);
+      continue;
+    }
+#endif
+    cpu::histogram_even_parallel(buf.data(), static_cast<std::int64_t>(got), counts.data(), bins, 0, 256, true);
+    if (on_chunk) on_chunk(total);
+  }
+  return total;
+}
+
 int run_histogram_file(const histogram_file_options& o) {
   std::istream* in = &std::cin;
   std::ifstream file;
   if (o.file != "-") {
+    errno = 0;
     file.open(o.file, std::ios::binary);
-    if (!file) throw error("cannot open " + o.file);
+    if (!file) throw error("cannot open " + o.file + ": " + std::strerror(errno ? errno : ENOENT));
     in = &file;
   }
   const auto bins = o.bins;
   const auto e = even_bins<std::uint8_t>::make(bins, 0, 256, "scankit histogram");
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(bins), 0);
-  [[maybe_unused]] bool use_gpu = false;
+  bool use_gpu = false;
   std::string where = "CPU (oneTBB)";
 #ifdef SCANKIT_HAS_CUDA
   if (!o.cpu) {
@@ -75,29 +112,12 @@ int run_histogram_file(const histogram_file_options& o) {
     }
   }
 #endif
-  constexpr std::size_t chunk = std::size_t{256} << 20;
-  std::vector<std::uint8_t> buf;
-  std::uint64_t total = 0;
-  bool first = true;
-  while (*in) {
-    buf.resize(chunk);
-    in->read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(chunk));
-    const auto got = static_cast<std::size_t>(in->gcount());
-    if (got == 0) break;
-    buf.resize(got);
-    total += got;
-#ifdef SCANKIT_HAS_CUDA
-    if (use_gpu) {
-      cuda::histogram_even<std::uint8_t, std::uint64_t>(std::span<const std::uint8_t>(buf), std::span<std::uint64_t>(counts),
-                                                       0, 256, {cuda::default_histogram_algorithm, 0, !first});
-      first = false;
-      continue;
-    }
-#endif
-    cpu::histogram_even_parallel(buf.data(), static_cast<std::int64_t>(got), counts.data(), bins, 0, 256, !first);
-    first = false;
-  }
-  if (o.file != "-" && file.bad()) throw error("error reading " + o.file);
+  // Large files, pipes and endless streams (a device) take a while: a byte count on a terminal.
+  progress_line progress;
+  const std::uint64_t total = read_byte_histogram(*in, o.file, bins, use_gpu, counts, [&](std::uint64_t bytes) {
+    progress.show(fmt::format("{}: {} read", o.file, format_bytes(static_cast<double>(bytes))));
+  });
+  progress.clear();
 
   // The first byte value of each bin (the smallest b with bin(b) == i).
   std::vector<int> first_value(static_cast<std::size_t>(bins), -1);
@@ -121,11 +141,27 @@ int run_histogram_file(const histogram_file_options& o) {
     }
     j["values"] = values;
     j["counts"] = cs;
-    const std::string data = o.plot + ".json";
-    write_file(data, j.dump() + "\n");
-    const int rc = run_python_script(tool_script_path("plot_histogram.py"), {"--counts", data, "--out", o.plot});
-    std::remove(data.c_str());
-    if (rc != 0) throw error("the plot script tools/plot_histogram.py failed (exit " + std::to_string(rc) + ")");
+    // The counts go to the plot script through a temporary file of its own, not beside the plot.
+    char data[] = "/tmp/scankit-histogram-XXXXXX";
+    const int fd = mkstemp(data);
+    if (fd < 0) throw error(std::string("cannot create a temporary file for the plot: ") + std::strerror(errno));
+    close(fd);
+    std::string why;
+    int rc = 0;
+    try {
+      write_file(data, j.dump() + "\n");
+      rc = run_python_script(tool_script_path("plot_histogram.py"), {"--counts", data, "--out", o.plot}, &why);
+    } catch (...) {
+      std::remove(data);
+      throw;
+    }
+    std::remove(data);
+    std::cout.flush();
+    if (rc != 0) {
+      std::cerr << "scankit: error: no plot: "
+                << (why.empty() ? "tools/plot_histogram.py failed (exit " + std::to_string(rc) + ")" : why) << "\n";
+      return 1;
+    }
     std::cerr << "wrote " << o.plot << "\n";
   }
   return 0;

@@ -4,6 +4,7 @@
 
 #include "histogram_commands.hpp"
 #include "primitive.hpp"
+#include "report.hpp"
 #include "scankit/histogram_bins.hpp"
 #include "util.hpp"
 
@@ -55,7 +56,7 @@ void add_common(CLI::App& app, histogram_common_options& o) {
         return "block size must be 0 or a multiple of 64 in [64, 1024]";
       })
       ->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)");
+  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)")->check(check_seed);
 }
 
 constexpr const char* columns_footer =
@@ -64,7 +65,7 @@ constexpr const char* columns_footer =
     "time), L2 flushed before each; G samples/s = n / time; GB/s = n * sizeof(T) / time (bytes read); % of "
     "read = read-once kernel time / time * 100 (the bandwidth floor); vs CUB = CUB time / time (>1: faster "
     "than CUB); vs serial = cpu-serial time / time. check: exact comparison with the serial reference (CUB: "
-    "DIFF means CUB's bin formula differs from ours on this range).";
+    "n/a where CUB's bin formula differs from ours on this range; the note says so).";
 
 class histogram_primitive final : public primitive {
  public:
@@ -79,7 +80,9 @@ class histogram_primitive final : public primitive {
         ->check(check_count)
         ->type_name("N");
     add_common(*app, bench_);
-    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE")->type_name("FILE");
+    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE (docs/CLI.md)")
+        ->check(check_output_file)
+        ->type_name("FILE");
     app->footer(columns_footer);
     app->callback([this, &action] { action = [this] { return run_histogram_bench(bench_); }; });
   }
@@ -98,12 +101,15 @@ class histogram_primitive final : public primitive {
         ->check(check_count)
         ->type_name("N");
     add_common(*app, sweep_);
-    app->add_option("--out", sweep_.out, "Output prefix: PREFIX.json, PREFIX.csv, PREFIX.png (default sweep-histogram-<over>)")
+    app->add_option("--out", sweep_.out,
+                    "Output prefix: PREFIX.json, PREFIX.csv, PREFIX.png, PREFIX.svg (default sweep-histogram-<over>)")
         ->type_name("PREFIX");
-    app->add_flag("--no-plot", sweep_.no_plot, "Do not run tools/plot_histogram.py");
+    app->add_flag("--no-plot", sweep_.no_plot, "Do not run tools/plot_sweep.py");
     app->footer(columns_footer);
     app->callback([this, &action] {
       if (sweep_.min_log > sweep_.max_log) throw CLI::ValidationError("--min-log", "must not exceed --max-log");
+      if (auto e = check_output_prefix(sweep_.out.empty() ? "sweep-histogram-" + sweep_.over : sweep_.out); !e.empty())
+        throw CLI::ValidationError("--out", e);
       action = [this] { return run_histogram_sweep(sweep_); };
     });
   }
@@ -113,7 +119,7 @@ class histogram_primitive final : public primitive {
                                                    "ranges, edges, distributions, offsets, accumulation) against "
                                                    "the serial reference");
     app->add_option("--cases", verify_.cases, "Number of random cases")->check(CLI::Range(1, 1000000))->capture_default_str();
-    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)");
+    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)")->check(check_seed);
     app->add_option("--algo", verify_.algo, "Algorithms to verify: all or a comma-separated list of: " + join(histogram_algo_names()))
         ->check(check_algo_list)
         ->capture_default_str();
@@ -125,8 +131,9 @@ class histogram_primitive final : public primitive {
                                                 "bar); on the GPU when there is one");
     cmd->add_option("FILE", file_.file, "The file ('-': standard input)")->required();
     cmd->add_option("--bins", file_.bins, "Bins over the byte values [0, 256)")->check(CLI::Range(1, 256))->capture_default_str();
-    cmd->add_option("--plot", file_.plot, "Also draw the histogram to this image (via tools/plot_histogram.py)")
-        ->type_name("PNG");
+    cmd->add_option("--plot", file_.plot, "Also draw the histogram to this image: .png, .svg or .pdf (via tools/plot_histogram.py)")
+        ->check(check_plot_file)
+        ->type_name("IMAGE");
     cmd->add_flag("--cpu", file_.cpu, "Count on the CPU even when a GPU is present");
     cmd->add_option("--width", file_.width, "Width of the longest bar, in characters")->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->callback([this, &action] { action = [this] { return run_histogram_file(file_); }; });

@@ -15,6 +15,7 @@
 #include "scan_data.hpp"
 #include "scan_measure.hpp"
 #include "scankit/scankit.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -66,14 +67,35 @@ std::string copy_lines(const point_result& r, int cpu_threads) {
   return s;
 }
 
-nlohmann::json meta_json(const char* command, const system_info& sys) {
-  return {{"tool", "scankit"},
-          {"version", std::string(scankit::version())},
-          {"build", version_line()},
-          {"command", command},
-          {"date", iso_date_now()},
-          {"system", to_json(sys)},
-          {"check", float_tolerance_text}};
+/// The point's rows in the JSON schema of docs/CLI.md; x is the swept value.
+std::vector<report_row> report_rows(const point_result& res, std::int64_t x) {
+  std::vector<report_row> out;
+  for (const auto& row : res.rows) {
+    report_row r;
+    const bool cpu = group_name(row.spec.kind) == std::string("cpu");
+    r.algorithm = row.spec.name;
+    r.group = group_name(row.spec.kind);
+    r.x = x;
+    r.n = res.opts.n;
+    r.type = std::string(name(res.type));
+    r.ms = row.device_ms;
+    r.samples_ms = row.samples_ms;
+    r.gbps = row.gbps;
+    r.pct_of_copy = row.pct_of_copy;
+    r.vs_cub = row.vs_cub;
+    r.copy_ms = cpu ? res.cpu_copy_ms : res.copy_ms;
+    r.check = row.status;
+    r.message = row.message;
+    r.extra = {{"block_size", res.opts.block_size},
+               {"with_copies_ms", json_number(row.with_copies_ms)},
+               {"with_copies_samples_ms", row.with_copies_samples_ms},
+               {"with_copies_pinned_ms", json_number(row.pinned_ms)},
+               {"with_copies_pinned_samples_ms", row.pinned_samples_ms},
+               {"vs_cpu_serial", json_number(row.vs_serial)},
+               {"workspace_bytes", row.workspace_bytes}};
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 nlohmann::json params_json(const scan_common_options& o, const resolved& r) {
@@ -81,7 +103,9 @@ nlohmann::json params_json(const scan_common_options& o, const resolved& r) {
   for (const auto& row : r.rows) rows.push_back(row.name);
   return {{"type", std::string(name(r.type))},
           {"op", std::string(name(r.op))},
-          {"kind", kind_name(r.kind)},
+          {"scan_kind", kind_name(r.kind)},
+          {"check", float_tolerance_text},
+          {"gbps", "2 * n * sizeof(T) / ms"},
           {"reps", o.reps},
           {"block_size", o.block_size},
           {"seed", r.seed},
@@ -114,6 +138,12 @@ int run_scan_bench(const scan_bench_options& o) {
   const resolved r = resolve(o, gpu);
   if (r.rows.empty()) throw error("nothing to run: the selected algorithms need a GPU (--algo " + o.algo + ")");
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n) : gpu ? 123123123 : std::int64_t{1} << 26;
+  {
+    // Host: input, output, reference (and pinned copies with a GPU); device: input, output and
+    // the largest workspace.
+    const double bytes = static_cast<double>(n) * static_cast<double>(size_of(r.type));
+    check_memory(sys, fmt::format("-n {} of {}", n, name(r.type)), bytes * (gpu ? 5.0 : 3.0), bytes * 2.2);
+  }
 
   std::cout << fmt::format("scankit bench scan | {} | {} | n = {} | type = {} | op = {} | kind = {}\n",
                            device_header(sys), iso_date_now(), n, name(r.type), name(r.op),
@@ -124,7 +154,7 @@ int run_scan_bench(const scan_bench_options& o) {
 #ifdef SCANKIT_HAS_CUDA
   if (gpu)
     std::cout << "decoupled-lookback tuning, "
-              << cuda::lookback_tuning_description(size_of(r.type)) << "\n";
+              << cuda::scan_tuning_description(size_of(r.type)) << "\n";
 #endif
   std::cout.flush();
 
@@ -144,17 +174,16 @@ int run_scan_bench(const scan_bench_options& o) {
       std::cout << fmt::format("with copies from pinned host memory ({}, scan_host): {} ms "
                                "(from pageable memory: {} ms)\n",
                                row.spec.name, format_ms(row.pinned_ms), format_ms(row.with_copies_ms));
-  if (!res.ok()) std::cout << "\nsome rows failed (FAIL or ERROR)\n";
+  if (!res.ok()) std::cout << "\nsome rows failed (FAIL)\n";
 
+  const std::vector<report_row> rows = report_rows(res, n);
   if (!o.json.empty()) {
-    nlohmann::json j = meta_json("bench scan", sys);
-    j["params"] = params_json(o, r);
-    j["params"]["n"] = n;
-    j["result"] = to_json(res);
-    write_file(o.json, j.dump(2) + "\n");
+    nlohmann::json params = params_json(o, r);
+    params["n"] = n;
+    write_file(o.json, report_document("bench", "scan", sys, std::move(params), rows).dump(2) + "\n");
     std::cout << "wrote " << o.json << "\n";
   }
-  return res.ok() ? 0 : 1;
+  return rows_exit_status(rows);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -214,13 +243,13 @@ int run_scan_sweep(const scan_sweep_options& o) {
   scan_runner runner(gpu);
   runner.prepare(r.type, r.op, r.kind, n_max, r.seed);
 
-  nlohmann::json j = meta_json("sweep scan", sys);
-  j["over"] = o.over;
-  j["params"] = params_json(o, r);
-  j["params"]["min_log"] = o.min_log;
-  j["params"]["max_log"] = by_size ? static_cast<int>(std::log2(static_cast<double>(n_max))) : o.max_log;
-  if (!by_size) j["params"]["n"] = n_max;
-  j["points"] = nlohmann::json::array();
+  nlohmann::json params = params_json(o, r);
+  params["over"] = o.over;
+  params["min_log"] = o.min_log;
+  params["max_log"] = by_size ? static_cast<int>(std::log2(static_cast<double>(n_max))) : o.max_log;
+  if (!by_size) params["n"] = n_max;
+  std::vector<report_row> all_rows;
+  progress_line progress(points);
   std::ostringstream csv;
   csv << "over,n,log2_n,block_size,type,op,kind,algorithm,group,status,device_ms,with_copies_ms,"
          "gbps,pct_of_copy,vs_cub,vs_cpu_serial,copy_ms,cpu_copy_ms\n";
@@ -234,20 +263,10 @@ int run_scan_sweep(const scan_sweep_options& o) {
     po.with_copies = !o.device_only;
     const std::string label = by_size ? "n=" + describe_count(po.n)
                                       : fmt::format("block={} (n={})", po.block_size, describe_count(po.n));
-    std::cerr << fmt::format("[{}/{}] {} ...", i + 1, points, label) << std::flush;
-    const auto t0 = wall_clock::now();
+    progress.step(label);
     const point_result res = runner.measure(po, r.rows);
-    std::string fails;
-    for (const auto& row : res.rows)
-      if (row.status == "FAIL" || row.status == "ERROR") fails += " " + row.spec.name + ":" + row.status;
-    std::cerr << fmt::format(" {:.1f} s{}\n", ms_between(t0, wall_clock::now()) / 1000.0,
-                             fails.empty() ? "" : " (" + fails.substr(1) + ")");
     ok = ok && res.ok();
-
-    nlohmann::json pj = to_json(res);
-    pj["x"] = by_size ? po.n : po.block_size;
-    pj["log2_n"] = std::log2(static_cast<double>(po.n));
-    j["points"].push_back(std::move(pj));
+    for (auto& row : report_rows(res, by_size ? po.n : po.block_size)) all_rows.push_back(std::move(row));
     for (const auto& row : res.rows) {
       csv << o.over << ',' << po.n << ',' << csv_number(std::log2(static_cast<double>(po.n))) << ','
           << po.block_size << ',' << name(r.type) << ',' << name(r.op) << ',' << kind_name(r.kind) << ','
@@ -258,24 +277,14 @@ int run_scan_sweep(const scan_sweep_options& o) {
           << csv_number(res.copy_ms) << ',' << csv_number(res.cpu_copy_ms) << '\n';
     }
   }
-  j["ok"] = ok;
-  write_file(prefix + ".json", j.dump(2) + "\n");
+  progress.clear();
+  write_file(prefix + ".json",
+             report_document("sweep", "scan", sys, std::move(params), all_rows, o.over).dump(2) + "\n");
   write_file(prefix + ".csv", csv.str());
   std::cout << "wrote " << prefix << ".json and " << prefix << ".csv\n";
-  int rc = ok ? 0 : 1;
-  if (!ok) std::cout << "some rows failed (FAIL or ERROR): see the status column of " << prefix << ".csv\n";
-  if (!o.no_plot) {
-    std::cout.flush();
-    const int status = run_plot_script(prefix + ".json");
-    if (status == 0) {
-      std::cout << "wrote " << prefix << ".png and " << prefix << ".svg\n";
-    } else {
-      std::cerr << fmt::format("error: {} exited with status {}; the data is in {}.json (plot it later "
-                               "with: python3 {} {}.json)\n",
-                               plot_script_path(), status, prefix, plot_script_path(), prefix);
-      rc = 1;
-    }
-  }
+  if (!ok) std::cout << "some rows failed (FAIL): see the status column of " << prefix << ".csv\n";
+  int rc = rows_exit_status(all_rows);
+  if (!o.no_plot && !draw_sweep_plot(prefix)) rc = 1;
   return rc;
 }
 

@@ -171,8 +171,8 @@ class typed_runner final : public typed_base {
         else run_gpu(ctx, row, res);
 #endif
       } catch (const std::exception& e) {
-        row.status = "ERROR";
-        row.message = e.what();
+        row.status = "FAIL";
+        row.message = std::string("error: ") + e.what();
       }
       res.rows.push_back(std::move(row));
     }
@@ -196,7 +196,7 @@ class typed_runner final : public typed_base {
     const std::int64_t n = opts.n;
     const Op op{};
     const T init = Op::identity();
-    std::memset(static_cast<void*>(out_.data()), poison_byte, static_cast<std::size_t>(n) * sizeof(T));
+    if (n > 0) std::memset(static_cast<void*>(out_.data()), poison_byte, static_cast<std::size_t>(n) * sizeof(T));
     auto run = [&] {
       switch (row.spec.kind) {
         case row_kind::cpu_serial: cpu::scan_serial(in_.data(), out_.data(), n, op, kind_, init); break;
@@ -246,7 +246,7 @@ class typed_runner final : public typed_base {
       case row_kind::copy:
         row.samples_ms = res.copy_samples_ms;
         row.device_ms = res.copy_ms;
-        row.status = "-";
+        row.status = "n/a";  // nothing to check
         return;
       case row_kind::cub: {
         const std::size_t temp = cub_scan_temp_bytes<Op>(n, kind_);
@@ -283,7 +283,7 @@ class typed_runner final : public typed_base {
     // The host-container API from ordinary pageable memory: copies in, scan, copies out.
     cuda::host_scan_options host_opts;
     host_opts.config = cfg;
-    std::memset(static_cast<void*>(out_.data()), poison_byte, bytes);
+    if (bytes) std::memset(static_cast<void*>(out_.data()), poison_byte, bytes);
     row.with_copies_samples_ms = time_cpu_ms(opts.warmup, opts.reps, [&] {
       cuda::scan_host(in_.data(), out_.data(), n, op, kind_, init, host_opts);
     });

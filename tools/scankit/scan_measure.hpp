@@ -49,7 +49,7 @@ struct point_options {
 
 struct row_result {
   row_spec spec;
-  std::string status;  // PASS, FAIL, ERROR, or "-" (copy: nothing to check)
+  std::string status;  // PASS, FAIL (an error too), or n/a (copy: nothing to check)
   std::string message;  // what failed
   std::vector<double> samples_ms;  // device time (CUDA events) or CPU wall time, per rep
   double device_ms = NAN;          // median of samples_ms
@@ -75,7 +75,7 @@ struct point_result {
   std::vector<double> cpu_copy_samples_ms;  // cpu::parallel_copy of `bytes`
   double cpu_copy_ms = NAN;
   std::vector<row_result> rows;
-  /// No row FAILed or ERRORed.
+  /// No row FAILed.
   bool ok() const;
 };
 
@@ -93,7 +93,7 @@ class scan_runner {
   void prepare(dtype type, op_kind op, scan_kind kind, std::int64_t n_max, std::uint64_t seed);
 
   /// Times and checks every row on the first opts.n (<= n_max) prepared items. A row that
-  /// throws is reported as ERROR; the others still run. `progress` (may be empty) is called
+  /// throws is reported as FAIL; the others still run. `progress` (may be empty) is called
   /// with each row's name before it runs.
   point_result measure(const point_options& opts, const std::vector<row_spec>& rows,
                        const std::function<void(const std::string&)>& progress = {});

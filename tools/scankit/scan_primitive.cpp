@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "primitive.hpp"
+#include "report.hpp"
 #include "scan_commands.hpp"
 #include "scan_data.hpp"
 #include "scan_measure.hpp"
@@ -95,7 +96,7 @@ void add_common(CLI::App& app, scan_common_options& o, bool block_option) {
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)");
+  app.add_option("--seed", o.seed, "Seed of the random input (default: random, printed)")->check(check_seed);
   app.add_flag("--device-only", o.device_only,
                "Skip the 'with copies' timing of the host-container API (scan_host)");
 }
@@ -120,7 +121,8 @@ class scan_primitive final : public primitive {
         ->check(check_count)
         ->type_name("N");
     add_common(*app, bench_, true);
-    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE")
+    app->add_option("--json", bench_.json, "Also write every number (and all samples) to FILE (docs/CLI.md)")
+        ->check(check_output_file)
         ->type_name("FILE");
     app->footer(std::string(
                     "Columns: with copies ms = host->device->host time of scan_host from pageable "
@@ -164,6 +166,8 @@ class scan_primitive final : public primitive {
       check_type_op(sweep_.type, sweep_.op);
       if (sweep_.min_log > sweep_.max_log)
         throw CLI::ValidationError("--min-log", "must not exceed --max-log");
+      if (auto e = check_output_prefix(sweep_.out.empty() ? "sweep-scan-" + sweep_.over : sweep_.out); !e.empty())
+        throw CLI::ValidationError("--out", e);
       action = [this] { return run_scan_sweep(sweep_); };
     });
   }
@@ -174,7 +178,7 @@ class scan_primitive final : public primitive {
     app->add_option("--cases", verify_.cases, "Number of random cases")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
-    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)");
+    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)")->check(check_seed);
     app->add_option("--algo", verify_.algo,
                     "Algorithms to verify: all (every GPU algorithm, cpu-parallel, cpu-tbb) or a "
                     "comma-separated list of: " + join(algo_names()))

@@ -14,6 +14,7 @@
 #include "scan_measure.hpp"
 #include "scankit/cpu/scan.hpp"
 #include "scankit/types.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -181,7 +182,7 @@ void run_case(const verify_case& c, std::vector<verify_algo>& algos, [[maybe_unu
     } else {
       ++a.failed;
       a.failures.emplace_back(c.id, r.message);
-      std::cerr << fmt::format("    FAIL {}: {}\n", a.spec.name, r.message);
+      std::cerr << fmt::format("FAIL case #{} {}: {}\n", c.id, a.spec.name, r.message);
     }
   }
 }
@@ -219,12 +220,14 @@ int run_scan_verify(const scan_verify_options& o) {
 #endif
   const auto cases = make_cases(o.cases, seed);
   std::map<int, const verify_case*> by_id;
+  progress_line progress(cases.size());
   for (const auto& c : cases) {
     by_id[c.id] = &c;
-    std::cerr << fmt::format("[{}/{}] {}\n", c.id, cases.size(), c.describe());
+    progress.step(c.describe());
     visit(c.type, c.op, [&](auto monoid) { run_case<decltype(monoid)>(c, algos, ctx); });
   }
 
+  progress.clear();
   text_table t({"algorithm", "passed", "failed"}, {false, true, true});
   int passed = 0, failed = 0;
   for (const auto& a : algos) {
@@ -243,7 +246,8 @@ int run_scan_verify(const scan_verify_options& o) {
       std::vector<std::pair<std::string, std::vector<int>>> groups;
       for (const auto& [id, msg] : a.failures) {
         failing_ids.push_back(id);
-        auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == msg; });
+        const std::string& text = msg;  // clang before 16 cannot capture a structured binding
+        auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == text; });
         if (it == groups.end()) groups.push_back({msg, {id}});
         else it->second.push_back(id);
       }
@@ -263,8 +267,8 @@ int run_scan_verify(const scan_verify_options& o) {
     std::cout << "  the cases:\n";
     for (int id : failing_ids) std::cout << "    " << by_id[id]->describe() << "\n";
   }
-  std::cout << "\n" << passed << " passed, " << failed << " failed\n";
-  return failed ? 1 : 0;
+  std::cout << "\n";
+  return finish_verify(passed, failed);
 }
 
 }  // namespace scankit::tools

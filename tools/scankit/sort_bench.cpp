@@ -16,6 +16,7 @@
 #include "scankit/scankit.hpp"
 #include "sort_commands.hpp"
 #include "parallel.hpp"
+#include "report.hpp"
 #include "system.hpp"
 #include "timing.hpp"
 #include "util.hpp"
@@ -105,7 +106,7 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
 struct row_result {
   std::string name;
   double ms = std::nan("");
-  std::string check = "-";
+  std::string check = "n/a";
   double ws_bytes_per_key = std::nan("");
   std::vector<double> samples;
 };
@@ -178,8 +179,8 @@ point measure(const run_spec& s, std::int64_t n) {
     else cpu::sort_keys_parallel(ref_k.data(), n, opts);
   }
   auto verdict = [&](const std::vector<K>& k, const std::vector<V>& v) {
-    if (!s.check) return std::string("-");
-    return same_bytes(k, ref_k) && (!pairs || same_bytes(v, ref_v)) ? std::string("OK") : std::string("FAIL");
+    if (!s.check) return std::string("n/a");
+    return same_bytes(k, ref_k) && (!pairs || same_bytes(v, ref_v)) ? std::string("PASS") : std::string("FAIL");
   };
 
   const bool any_gpu = std::any_of(s.rows.begin(), s.rows.end(), [](const std::string& r) {
@@ -341,18 +342,50 @@ point measure_any(const run_spec& s, std::int64_t n) {
   return with_types(s.type, s.value_bytes, [&](auto k, auto v) { return measure<decltype(k), decltype(v)>(s, n); });
 }
 
-nlohmann::json point_json(const point& p) {
-  nlohmann::json rows = nlohmann::json::array();
+bool is_gpu_row(const std::string& r) { return std::find(gpu_rows.begin(), gpu_rows.end(), r) != gpu_rows.end(); }
+
+std::vector<report_row> report_rows(const point& p, const run_spec& s) {
+  std::vector<report_row> out;
   const double cub = p.ms_of("cub");
-  for (const auto& r : p.rows)
-    rows.push_back({{"row", r.name},
-                    {"ms", std::isnan(r.ms) ? nlohmann::json() : nlohmann::json(r.ms)},
-                    {"gkeys_per_s", std::isnan(r.ms) ? nlohmann::json() : nlohmann::json(p.n / (r.ms * 1e6))},
-                    {"vs_cub", std::isnan(cub) || std::isnan(r.ms) ? nlohmann::json() : nlohmann::json(cub / r.ms)},
-                    {"workspace_bytes_per_key", std::isnan(r.ws_bytes_per_key) ? nlohmann::json() : nlohmann::json(r.ws_bytes_per_key)},
-                    {"check", r.check},
-                    {"samples_ms", r.samples}});
-  return {{"n", p.n}, {"bytes", p.bytes}, {"copy_ms", std::isnan(p.copy_ms) ? nlohmann::json() : nlohmann::json(p.copy_ms)}, {"rows", rows}};
+  for (const auto& x : p.rows) {
+    report_row r;
+    const bool gpu = is_gpu_row(x.name);
+    r.algorithm = x.name;
+    r.group = x.name == "cub" ? "baseline" : gpu ? "gpu" : "cpu";
+    r.x = p.n;
+    r.n = p.n;
+    r.type = s.type;
+    r.ms = x.ms;
+    r.samples_ms = x.samples;
+    r.gbps = 2.0 * static_cast<double>(p.bytes) / (x.ms * 1e6);
+    if (gpu) {
+      r.copy_ms = p.copy_ms;
+      r.pct_of_copy = p.copy_ms / x.ms * 100.0;
+      r.vs_cub = cub / x.ms;
+    }
+    r.check = x.check;
+    r.extra = {{"value_bytes", s.value_bytes},
+               {"bits", s.bits},
+               {"descending", s.descending},
+               {"gkeys_per_s", json_number(static_cast<double>(p.n) / (x.ms * 1e6))},
+               {"workspace_bytes_per_key", json_number(x.ws_bytes_per_key)}};
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+nlohmann::json params_json(const sort_common_options& o, const run_spec& s) {
+  return {{"type", o.type},
+          {"pairs", o.pairs},
+          {"value_bytes", s.value_bytes},
+          {"bits", o.bits},
+          {"pass_range", s.pass_range},
+          {"descending", o.descending},
+          {"algo", o.algo},
+          {"rows", s.rows},
+          {"reps", o.reps},
+          {"seed", s.seed},
+          {"gbps", "2 * n * (key bytes + value bytes) / ms"}};
 }
 
 }  // namespace
@@ -370,16 +403,20 @@ int run_sort_bench(const sort_bench_options& o) {
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n) : gpu ? (std::int64_t{1} << 28) : (std::int64_t{1} << 26);
   const auto rows = resolve_rows(o.algo, gpu, o.no_cub, o.pairs, n);
   if (rows.empty()) throw error("nothing to run: the selected rows need a GPU (--algo " + o.algo + ")");
+  {
+    // Host: keys and values, the reference, a working copy and a fetched result; device: in,
+    // out and a workspace of about one more copy.
+    const double kv = static_cast<double>(std::stoul(o.type.substr(1)) / 8 + (o.pairs ? o.value_bytes : 0));
+    check_memory(sys, fmt::format("-n {} of {}{}", n, o.type, o.pairs ? " pairs" : ""), 5.0 * kv * static_cast<double>(n),
+                 (gpu ? 6.0 : 0.0) * kv * static_cast<double>(n));
+  }
   const run_spec s = make_spec(o, rows);
   std::cout << fmt::format("scankit bench sort | {} | {} | n = {} | {} | seed {}\n", device_header(sys),
                            iso_date_now(), describe_count(n), describe(o), s.seed);
 #ifdef SCANKIT_HAS_CUDA
   if (gpu && std::find(rows.begin(), rows.end(), "onesweep") != rows.end())
-    std::cout << cuda::onesweep_tuning_description(std::stoul(o.type.substr(1)) / 8,
-                                                   o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0,
-                                                   o.type[0] == 'f'   ? key_kind::floating
-                                                   : o.type[0] == 'i' ? key_kind::signed_int
-                                                                      : key_kind::unsigned_int)
+    std::cout << cuda::sort_tuning_description(std::stoul(o.type.substr(1)) / 8,
+                                               o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0)
               << "\n";
 #endif
   const point p = measure_any(s, n);
@@ -389,9 +426,7 @@ int run_sort_bench(const sort_bench_options& o) {
                              format_gbps(2.0 * p.bytes / (p.copy_ms * 1e6)));
   text_table t({"algorithm", "ms", "Gkeys/s", "GB/s", "% of copy", "vs CUB", "ws B/key", "check"});
   const double cub = p.ms_of("cub");
-  bool failed = false;
   for (const auto& r : p.rows) {
-    failed |= r.check == "FAIL";
     const bool is_gpu = std::find(gpu_rows.begin(), gpu_rows.end(), r.name) != gpu_rows.end();
     t.add_row({r.name, format_ms(r.ms), format_gbps(n / (r.ms * 1e6)), format_gbps(2.0 * p.bytes / (r.ms * 1e6)),
                is_gpu ? format_pct(p.copy_ms / r.ms * 100) : "-", is_gpu ? format_ratio(cub / r.ms) : "-",
@@ -404,60 +439,79 @@ int run_sort_bench(const sort_bench_options& o) {
         if (!std::isnan(p.ms_of(other)))
           std::cout << fmt::format("cpu-radix vs {}: {}\n", other, format_ratio(p.ms_of(other) / r.ms));
     }
+  const std::vector<report_row> out_rows = report_rows(p, s);
   if (!o.json.empty()) {
-    nlohmann::json j{{"tool", "scankit"}, {"command", "bench sort"}, {"date", iso_date_now()},
-                     {"system", to_json(sys)}, {"type", o.type}, {"value_bytes", s.value_bytes},
-                     {"bits", o.bits}, {"descending", o.descending}, {"seed", s.seed}, {"point", point_json(p)}};
-    write_file(o.json, j.dump(2));
+    nlohmann::json params = params_json(o, s);
+    params["n"] = n;
+    write_file(o.json, report_document("bench", "sort", sys, std::move(params), out_rows).dump(2) + "\n");
+    std::cout << "wrote " << o.json << "\n";
   }
-  return failed ? 1 : 0;
+  return rows_exit_status(out_rows);
 }
 
 int run_sort_sweep(const sort_sweep_options& o) {
   const system_info sys = query_system();
   const bool gpu = sys.gpu.has_value();
-  const auto rows = resolve_rows(o.algo, gpu, o.no_cub, o.pairs, std::int64_t{1} << o.max_log);
+  auto rows = resolve_rows(o.algo, gpu, o.no_cub, o.pairs, std::int64_t{1} << o.max_log);
+  if (!gpu) {
+    std::cout << "no GPU found: running the CPU rows only\n";
+    // The default rows are the GPU ones: without a GPU the CPU rows stand in, as in the other sweeps.
+    if (rows.empty()) rows = resolve_rows("all", false, true, o.pairs, std::int64_t{1} << o.max_log);
+  }
   if (rows.empty()) throw error("nothing to run (--algo " + o.algo + ")");
   run_spec s = make_spec(o, rows);
   std::cout << fmt::format("scankit sweep sort | {} | {} | 2^{}..2^{} | {} | seed {}\n", device_header(sys),
                            iso_date_now(), o.min_log, o.max_log, describe(o), s.seed);
   const std::size_t kb = std::stoul(o.type.substr(1)) / 8, vb = o.pairs ? static_cast<std::size_t>(o.value_bytes) : 0;
-  nlohmann::json points = nlohmann::json::array();
+  std::vector<report_row> all_rows;
   std::string csv = "n,row,ms,gkeys_per_s,vs_cub,workspace_bytes_per_key,check\n";
   text_table t({"n", "row", "ms", "Gkeys/s", "vs CUB", "check"});
-  bool failed = false;
+  progress_line progress(static_cast<std::size_t>(o.max_log - o.min_log + 1));
   for (int lg = o.min_log; lg <= o.max_log; ++lg) {
     const std::int64_t n = std::int64_t{1} << lg;
+    progress.step(fmt::format("n=2^{}", lg));
     // Inputs, outputs, the largest workspace (~ one more copy) and the copy baseline's two buffers.
     const double need = 6.0 * static_cast<double>(n) * static_cast<double>(kb + vb);
     if (gpu && need > 0.9 * static_cast<double>(sys.gpu->free_memory)) {
+      progress.clear();
       std::cout << fmt::format("2^{}: skipped (needs ~{} of GPU memory)\n", lg, format_bytes(need));
       continue;
     }
+    if (need > 0.9 * static_cast<double>(sys.host_memory_available)) {
+      progress.clear();
+      std::cout << fmt::format("2^{}: skipped (needs ~{} of host memory)\n", lg, format_bytes(need));
+      continue;
+    }
     const point p = measure_any(s, n);
-    points.push_back(point_json(p));
+    for (auto& r : report_rows(p, s)) all_rows.push_back(std::move(r));
     const double cub = p.ms_of("cub");
     for (const auto& r : p.rows) {
-      failed |= r.check == "FAIL";
       csv += fmt::format("{},{},{},{},{},{},{}\n", n, r.name, r.ms, n / (r.ms * 1e6), cub / r.ms, r.ws_bytes_per_key, r.check);
       t.add_row({describe_count(n), r.name, format_ms(r.ms), format_gbps(n / (r.ms * 1e6)), format_ratio(cub / r.ms), r.check});
     }
   }
+  progress.clear();
   std::cout << t.str();
   const std::string prefix = o.out.empty() ? "sweep-sort-" + o.type : o.out;
-  nlohmann::json j{{"tool", "scankit"}, {"command", "sweep sort"}, {"date", iso_date_now()}, {"system", to_json(sys)},
-                   {"type", o.type}, {"value_bytes", vb}, {"seed", s.seed}, {"points", points}};
-  write_file(prefix + ".json", j.dump(2));
+  nlohmann::json params = params_json(o, s);
+  params["over"] = "size";
+  params["min_log"] = o.min_log;
+  params["max_log"] = o.max_log;
+  write_file(prefix + ".json", report_document("sweep", "sort", sys, std::move(params), all_rows, "size").dump(2) + "\n");
   write_file(prefix + ".csv", csv);
-  std::cout << "wrote " << prefix << ".json, " << prefix << ".csv\n";
-  if (!o.no_plot) draw_sweep_plot("plot_sort.py", {prefix + ".json", "--out", prefix + ".png"}, prefix + ".png");
-  return failed ? 1 : 0;
+  std::cout << "wrote " << prefix << ".json and " << prefix << ".csv\n";
+  int rc = rows_exit_status(all_rows);
+  if (!o.no_plot && !draw_sweep_plot(prefix)) rc = 1;
+  return rc;
 }
 
 namespace {
 
+/// One random case through every row; counts a check per row into passed or failed and
+/// returns the failing rows' descriptions.
 template <class K, class V>
-bool verify_case(std::mt19937_64& g, const std::vector<std::string>& rows, std::string& what) {
+bool verify_case(std::mt19937_64& g, const std::vector<std::string>& rows, std::string& what, int& passed,
+                 std::vector<std::string>& failures) {
   constexpr bool pairs = !std::is_same_v<V, char>;
   constexpr int width = static_cast<int>(sizeof(K) * 8);
   const int lg = std::uniform_int_distribution<int>(0, 22)(g);
@@ -502,11 +556,10 @@ bool verify_case(std::mt19937_64& g, const std::vector<std::string>& rows, std::
     } else {
       continue;
     }
-    if (!same_bytes(k, ref_k) || (pairs && !same_bytes(v, ref_v))) {
-      return false;
-    }
+    if (!same_bytes(k, ref_k) || (pairs && !same_bytes(v, ref_v))) failures.push_back(what);
+    else ++passed;
   }
-  return true;
+  return failures.empty();
 }
 
 }  // namespace
@@ -518,29 +571,36 @@ int run_sort_verify(const sort_verify_options& o) {
   for (const auto& r : resolve_rows(o.algo, gpu, true, false, 0))
     if (r == "cpu-radix" || (r != "cub" && std::find(gpu_rows.begin(), gpu_rows.end(), r) != gpu_rows.end()))
       rows.push_back(r);
+  if (!gpu) std::cout << "no GPU found: verifying the CPU algorithms only\n";
+  if (rows.empty())
+    throw error("nothing to verify with --algo " + o.algo +
+                ": verify checks cpu-radix and scankit's GPU sorts, and the GPU sorts need a GPU");
   const std::uint64_t seed = pick_seed(o.seed);
   std::cout << fmt::format("scankit verify sort | {} | {} cases | rows: {} | seed {}\n", device_header(sys), o.cases,
                            join(rows), seed);
   std::mt19937_64 g(seed);
   const std::vector<std::string> types{"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
-  int failures = 0;
+  int passed = 0, failed = 0;
+  progress_line progress(static_cast<std::size_t>(o.cases));
   for (int c = 0; c < o.cases; ++c) {
+    progress.step("case " + std::to_string(c));
     const std::string t = types[g() % types.size()];
     const int vb = std::array{0, 4, 8, 16}[g() % 4];
     std::string what;
-    bool ok = false;
+    std::vector<std::string> failures;
     try {
-      ok = with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what); });
+      with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what, passed, failures); });
     } catch (const std::exception& e) {  // a failed call: say which case, then go on
-      what += fmt::format(" | error: {}", e.what());
+      failures.push_back(what + fmt::format(" | error: {}", e.what()));
     }
-    if (!ok) {
-      ++failures;
-      std::cout << fmt::format("FAIL case {}: keys {} | {}\n", c, t, what);
+    if (!failures.empty()) progress.clear();
+    for (const auto& f : failures) {
+      ++failed;
+      std::cout << fmt::format("FAIL case {}: keys {} | {}\n", c, t, f);
     }
   }
-  std::cout << fmt::format("{} of {} cases passed\n", o.cases - failures, o.cases);
-  return failures ? 1 : 0;
+  progress.clear();
+  return finish_verify(passed, failed);
 }
 
 }  // namespace scankit::tools

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "primitive.hpp"
+#include "report.hpp"
 #include "sort_commands.hpp"
 #include "util.hpp"
 
@@ -17,15 +18,16 @@ std::string check_rows(const std::string& s) {
 
 void add_common(CLI::App& app, sort_common_options& o) {
   app.add_option("--type", o.type, "Key type")->check(CLI::IsMember(key_types))->capture_default_str();
-  app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values of --value-bytes)");
-  app.add_option("--value-bytes", o.value_bytes, "Value size with --pairs")
+  auto* pairs = app.add_flag("--pairs", o.pairs, "Sort key-value pairs (values of --value-bytes)");
+  app.add_option("--value-bytes", o.value_bytes, "Value size (needs --pairs)")
       ->check(CLI::IsMember({4, 8, 16}))
+      ->needs(pairs)
       ->capture_default_str();
-  app.add_option("--bits", o.bits,
-                 "Keys vary only in their low B (ordered) bits and the sorts are told so (bit range "
-                 "[0, B)); integer key types")
-      ->check(CLI::Range(1, 64));
-  app.add_flag("--no-range", o.no_range, "With --bits: narrow keys, but sort the full width");
+  auto* bits = app.add_option("--bits", o.bits,
+                              "Keys vary only in their low B (ordered) bits and the sorts are told so (bit "
+                              "range [0, B)); integer key types")
+                   ->check(CLI::Range(1, 64));
+  app.add_flag("--no-range", o.no_range, "Narrow keys, but sort the full width (needs --bits)")->needs(bits);
   app.add_flag("--descending", o.descending, "Descending order");
   app.add_option("--algo", o.algo,
                  "Rows: all, gpu, cpu, or a comma-separated list of: " + join(sort_row_names()))
@@ -35,7 +37,7 @@ void add_common(CLI::App& app, sort_common_options& o) {
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the random keys (default: random, printed)");
+  app.add_option("--seed", o.seed, "Seed of the random keys (default: random, printed)")->check(check_seed);
 }
 
 void check_common(const sort_common_options& o) {
@@ -59,7 +61,9 @@ class sort_primitive final : public primitive {
         ->check(check_count)
         ->type_name("N");
     add_common(*app, bench_);
-    app->add_option("--json", bench_.json, "Also write every number to FILE")->type_name("FILE");
+    app->add_option("--json", bench_.json, "Also write every number to FILE (docs/CLI.md)")
+        ->check(check_output_file)
+        ->type_name("FILE");
     app->footer(
         "Columns: ms = median of R runs (GPU: CUDA events around the device-pointer call, "
         "workspace preallocated, L2 flushed before each; CPU: wall time); Gkeys/s = n / time; "
@@ -84,13 +88,15 @@ class sort_primitive final : public primitive {
         ->capture_default_str();
     add_common(*app, sweep_);
     app->add_option("--out", sweep_.out,
-                    "Output prefix: PREFIX.json, PREFIX.csv and (via tools/plot_sort.py) PREFIX.png "
-                    "(default sweep-sort-<type>)")
+                    "Output prefix: PREFIX.json, PREFIX.csv and (via tools/plot_sweep.py) PREFIX.png and "
+                    "PREFIX.svg (default sweep-sort-<type>)")
         ->type_name("PREFIX");
-    app->add_flag("--no-plot", sweep_.no_plot, "Do not run tools/plot_sort.py");
+    app->add_flag("--no-plot", sweep_.no_plot, "Do not run tools/plot_sweep.py");
     app->callback([this, &action] {
       check_common(sweep_);
       if (sweep_.min_log > sweep_.max_log) throw CLI::ValidationError("--min-log", "must not exceed --max-log");
+      if (auto e = check_output_prefix(sweep_.out.empty() ? "sweep-sort-" + sweep_.type : sweep_.out); !e.empty())
+        throw CLI::ValidationError("--out", e);
       action = [this] { return run_sort_sweep(sweep_); };
     });
   }
@@ -99,7 +105,7 @@ class sort_primitive final : public primitive {
     auto* app = verify.add_subcommand("sort", "Random sort cases (key types, value sizes, patterns, "
                                               "directions, bit ranges) against std::stable_sort");
     app->add_option("--cases", verify_.cases, "Number of random cases")->check(CLI::Range(1, 1000000))->capture_default_str();
-    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)");
+    app->add_option("--seed", verify_.seed, "Seed of the cases (default: random, printed)")->check(check_seed);
     app->add_option("--algo", verify_.algo, "Rows to verify: all, gpu, cpu, or a list")->check(check_rows)->capture_default_str();
     app->callback([this, &action] { action = [this] { return run_sort_verify(verify_); }; });
   }

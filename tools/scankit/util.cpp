@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -236,17 +238,17 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw error("failed to write " + path);
 }
 
-// SCANKIT_PLOT_SCRIPT overrides the source tree's copy (for a binary run from elsewhere).
+// SCANKIT_PLOT_SCRIPT overrides the copy tool_script_path finds.
 std::string plot_script_path() {
   if (const char* env = std::getenv("SCANKIT_PLOT_SCRIPT"); env && *env) return env;
-  return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/plot_sweep.py";
+  return tool_script_path("plot_sweep.py");
 }
 
 namespace {
 
 /// Runs argv[0] with argv (searched on the PATH); returns its exit status, or -1 if it could
 /// not be started. `quiet` sends its output to /dev/null.
-int spawn_and_wait(std::vector<std::string> args, bool quiet) {
+int spawn_and_wait(std::vector<std::string> args, bool quiet, const char* stderr_path = nullptr) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -255,6 +257,8 @@ int spawn_and_wait(std::vector<std::string> args, bool quiet) {
   if (quiet) {
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  } else if (stderr_path) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path, O_WRONLY | O_TRUNC, 0);
   }
   pid_t pid = 0;
   const int started = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
@@ -268,7 +272,7 @@ int spawn_and_wait(std::vector<std::string> args, bool quiet) {
 
 }  // namespace
 
-int run_python_script(const std::string& script, const std::vector<std::string>& args) {
+int run_python_script(const std::string& script, const std::vector<std::string>& args, std::string* last_error_line) {
   // The first interpreter that can import matplotlib: $SCANKIT_PYTHON, the one found when
   // scankit was configured, python3 on the PATH.
   std::vector<std::string> candidates;
@@ -284,7 +288,19 @@ int run_python_script(const std::string& script, const std::vector<std::string>&
   }
   std::vector<std::string> argv{python, script};
   argv.insert(argv.end(), args.begin(), args.end());
-  const int status = spawn_and_wait(argv, false);
+  char path[] = "/tmp/scankit-plot-XXXXXX";
+  int fd = -1;
+  if (last_error_line && (fd = mkstemp(path)) >= 0) close(fd);
+  const int status = spawn_and_wait(argv, false, fd >= 0 ? path : nullptr);
+  if (fd >= 0) {
+    std::ifstream err(path);
+    std::string line;
+    last_error_line->clear();
+    while (std::getline(err, line))
+      if (!trim(line).empty()) *last_error_line = std::string(trim(line));
+    err.close();
+    std::remove(path);
+  }
   if (status < 0) throw error("cannot start " + python + " to run " + script);
   return status;
 }
@@ -293,15 +309,35 @@ int run_plot_script(const std::string& json_path) {
   return run_python_script(plot_script_path(), {json_path});
 }
 
-void draw_sweep_plot(const std::string& script, const std::vector<std::string>& args, const std::string& png) {
+bool draw_sweep_plot(const std::string& prefix) {
   std::cout.flush();
-  const int rc = run_python_script(tool_script_path(script), args);
-  if (rc == 0) std::cout << "wrote " << png << "\n";
-  else std::cerr << "note: the plot script " << script << " failed (exit " << rc << "); the JSON and CSV are written\n";
+  std::string why;
+  int rc = 0;
+  try {
+    rc = run_python_script(plot_script_path(), {prefix + ".json"}, &why);
+  } catch (const std::exception& e) {
+    rc = -1;
+    why = e.what();
+  }
+  if (rc == 0) {
+    std::cout << "wrote " << prefix << ".png and " << prefix << ".svg\n";
+    return true;
+  }
+  std::cerr << "scankit: error: no plot: " << (why.empty() ? "the plot script failed (exit " + std::to_string(rc) + ")" : why)
+            << " (the data is in " << prefix << ".json; --no-plot skips the plot)\n";
+  return false;
 }
 
+// The plot scripts: $SCANKIT_TOOLS_DIR, else beside an installed binary (<prefix>/bin/scankit
+// finds <prefix>/share/scankit/), else the source tree this binary was built from.
 std::string tool_script_path(const std::string& name) {
   if (const char* env = std::getenv("SCANKIT_TOOLS_DIR"); env && *env) return std::string(env) + "/" + name;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "scankit" / name;
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+  }
   return std::string(SCANKIT_TOOLS_SOURCE_DIR) + "/" + name;
 }
 

@@ -75,12 +75,15 @@ std::string plot_script_path();
 std::string tool_script_path(const std::string& name);
 
 /// Runs `python script args...` with the interpreter run_plot_script picks. Returns the exit
-/// status; throws scankit::error when no interpreter can be started.
-int run_python_script(const std::string& script, const std::vector<std::string>& args);
+/// status; throws scankit::error when no interpreter can be started. With `last_error_line`,
+/// the script's stderr is captured and its last non-empty line stored there.
+int run_python_script(const std::string& script, const std::vector<std::string>& args,
+                      std::string* last_error_line = nullptr);
 
-/// Draws a sweep's plot with tools/<script> (args after the script name), reporting either
-/// "wrote <png>" or a note that the plot failed (the sweep's JSON and CSV stand either way).
-void draw_sweep_plot(const std::string& script, const std::vector<std::string>& args, const std::string& png);
+/// Draws a sweep's plot (PREFIX.png and PREFIX.svg from PREFIX.json, tools/plot_sweep.py).
+/// Prints "wrote ..." or one error line on stderr (the JSON and CSV stand either way); returns
+/// whether the plot was written.
+bool draw_sweep_plot(const std::string& prefix);
 
 /// The git-free description of this build: version, compiler, build type, CUDA versions.
 std::string version_line();

@@ -119,11 +119,10 @@ template <class T>
 struct item_value;
 
 // ---------------------------------------------------------------------------------------
-// The staging copy with AVX-512 (session 17). The parallel compaction first writes each
-// chunk's flags (a loop compilers vectorise for simple predicates), then copies the selected
-// items to the staging buffer. Item by item, that copy cost about three cycles per item on the
-// 16-core Xeon of the device host and held the whole compaction to 55-65% of a parallel
-// copy's bandwidth (docs/results/session17-round{10,11}.log). vpcompressd / vpcompressq packs
+// The staging copy with AVX-512. The parallel compaction first writes each chunk's flags (a
+// loop compilers vectorise for simple predicates), then copies the selected items to the
+// staging buffer. Item by item, that copy costs about three cycles per item on a 16-core Xeon
+// and holds the whole compaction to 55-65% of a parallel copy's bandwidth. vpcompressd / vpcompressq packs
 // the selected lanes of 16 (8) items in one instruction. The library is built for baseline
 // x86-64, so these functions carry their own target and run only where the CPU has AVX-512
 // F, BW and VL (checked once at run time). Items are copied as bit patterns, so any trivially

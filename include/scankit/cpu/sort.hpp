@@ -69,7 +69,7 @@
 //     stores. Its digit ranges are a few items long, so plain stores into the destination
 //     would first read almost every line of it from DRAM, and the line_writer would find no
 //     whole lines. On the 16-core host the bucket sorts took 103-110 ms instead of 113-125
-//     at 2^27 uint32 (docs/PERFORMANCE.md, session 12).
+//     at 2^27 uint32 (docs/PERFORMANCE.md).
 //   * Large inputs are cut into up to 4 chunks per worker (hybrid_params::chunks_per_worker),
 //     not one: the host's threads do not run at one speed (one read of the keys, cut into 16
 //     chunks, had chunks taking 10-25 ms), and with one chunk each the slowest sets the time

@@ -17,8 +17,8 @@
 #include <type_traits>
 
 #include "scankit/cuda/compact.hpp"
-#include "scankit/cuda/detail/compact_scan_scatter.cuh"
-#include "scankit/cuda/detail/compact_single_pass.cuh"
+#include "scankit/cuda/detail/compact/scan_scatter.cuh"
+#include "scankit/cuda/detail/compact/launch.cuh"
 
 namespace scankit::cuda {
 
@@ -68,6 +68,7 @@ struct checker {
     if (std::find(std::begin(all_compact_tiles), std::end(all_compact_tiles), cfg.tile) == std::end(all_compact_tiles))
       throw invalid_argument(std::string(where) + ": unknown tile size");
     (void)resolve_block_size(cfg);
+    single_pass::check_config(cfg);
   }
 };
 
@@ -94,7 +95,7 @@ void dispatch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
       SCANKIT_LAUNCH_CHECK("count_selected_kernel");
       out.selected_total = total;
     }
-    single_pass::run(in, n, sel, out, ws, resolve_block_size(cfg), cfg.tile, s);
+    single_pass::run(in, n, sel, out, ws, resolve_block_size(cfg), cfg, s);
   }
   if (run_lengths) starts_to_counts(out.indices, out.count, n, chunk_ends, s);
 }

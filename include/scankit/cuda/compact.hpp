@@ -69,20 +69,22 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
   return std::nullopt;
 }
 
-/// Tile size of single-pass: medium is 8 16-byte vectors per thread (8192 items of 4 bytes at
-/// 256 threads); small halves it (and allows more blocks per SM). automatic: small below 32 MiB
-/// of input, medium from there (measured on the H100, see docs/PERFORMANCE.md; a tile of
-/// twice the medium size was measured too and dropped: it was never more than 7% faster).
-/// segmented: 12 vectors per lane, each warp compacting its own contiguous segment (4- and
-/// 8-byte items written without indices, 256 threads, aligned pointers; other calls take the
-/// small or medium tile as automatic would). automatic takes it for large inputs where it
-/// applies: from 512 MiB of 4-byte items, 16 MiB for select_flagged, 128 MiB of 8-byte items.
-/// specialized: the warp-specialized tile (Hopper and later; a producer warp bulk-loads tiles
-/// into shared memory and counts them while other warps look back and write; 4- and 8-byte
-/// items selected by a predicate or as run starts, written without indices, 256 threads,
-/// aligned pointers; other calls fall back as for segmented). Where it applies, automatic takes
-/// it from 64 MiB of 4-byte items and 32 MiB of 8-byte items (measured on the H100, see
-/// docs/PERFORMANCE.md), before the segmented tile's thresholds.
+/// Tile of single-pass. automatic picks one by item size, input size, selector, outputs and
+/// device (plan_compact, H100 measurements in docs/ALGORITHMS.md); the others force one. A forced
+/// tile that does not apply to a call runs what automatic would pick for it.
+/// - small: 4 16-byte vectors per thread (4,096 items of 4 bytes at 256 threads); automatic takes
+///   it below 32 MiB of input (more, shorter tiles: more parallelism for a short input).
+/// - medium: 8 vectors per thread (8,192 items of 4 bytes); automatic takes it from 32 MiB.
+/// - segmented: 12 vectors per lane, each warp compacting its own contiguous segment. Applies to
+///   4- and 8-byte items written without indices, 256 threads, 16-byte-aligned input and output.
+///   automatic takes it from 512 MiB of 4-byte items, 16 MiB for select_flagged, 128 MiB of
+///   8-byte items.
+/// - specialized: the warp-specialized tile (a producer warp bulk-loads tiles into shared memory
+///   and counts them while other warps look back and write). Applies to 4- and 8-byte items
+///   selected by a predicate or as run starts, written without indices, 256 threads,
+///   16-byte-aligned input and output, more than one tile, and kernel code with Hopper's bulk
+///   copies (sm_90 or later code on a device of compute capability 9.0 or later). automatic
+///   takes it from 32 MiB of input where it applies, before the segmented tile's thresholds.
 enum class compact_tile { automatic, small, medium, segmented, specialized };
 
 inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,
@@ -100,13 +102,43 @@ constexpr std::string_view name(compact_tile t) {
   return "?";
 }
 
+/// single-pass's guess prefetch: thread 0 of each block asks L2 for tile blockIdx.x (the id the
+/// tile counter most likely hands it) before the id comes back. A hint only, so forcing it is
+/// always correct; it does something only in code built for sm_90 or later. automatic: the
+/// small, medium and segmented tiles prefetch for 4-byte items selected by a predicate or as run
+/// starts (the segmented tile for 8-byte ones too) from 512 MiB of input.
+enum class compact_prefetch { automatic, on, off };
+
+inline constexpr compact_prefetch all_compact_prefetches[] = {compact_prefetch::automatic, compact_prefetch::on,
+                                                              compact_prefetch::off};
+
+constexpr std::string_view name(compact_prefetch p) {
+  switch (p) {
+    case compact_prefetch::automatic: return "auto";
+    case compact_prefetch::on: return "on";
+    case compact_prefetch::off: return "off";
+  }
+  return "?";
+}
+
 /// Which algorithm a compaction uses. block_size 0: the default (256); otherwise a power of
-/// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's).
+/// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's). The other
+/// fields belong to single-pass; unset optionals keep the tuning. Out-of-range values throw
+/// invalid_argument (from compact_workspace_bytes and every compaction).
 struct compact_config {
   compact_algorithm algorithm = compact_algorithm::single_pass;
   int block_size = 0;
   scan_config scan{};
-  compact_tile tile = compact_tile::automatic;  // single-pass only
+  compact_tile tile = compact_tile::automatic;
+  compact_prefetch prefetch = compact_prefetch::automatic;
+  /// The warp-specialized tile's shape: 0 the tuned one (256 rows x 13 vectors x 2 buffers),
+  /// 1 the alternative (256 x 11 x 2).
+  int specialized_shape = 0;
+  /// automatic: inputs of at least this many bytes take the warp-specialized tile where it
+  /// applies (>= 0).
+  std::optional<std::int64_t> specialized_from_bytes{};
+  /// Segmented tile: sleep before the first look-back read, in ns ([0, 1,000,000]; tuned: 0).
+  std::optional<unsigned> first_delay_ns{};
 };
 
 /// Bytes of device workspace a compaction of n items of `item_bytes` bytes needs (for

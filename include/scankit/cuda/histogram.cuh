@@ -2,7 +2,7 @@
 //
 // Layering: histogram_even/range (entry: check arguments, zero counts) -> plan_histogram
 // (strategy and launch shape for the bin count and device) -> run_plan (launch per
-// 2^31-sample chunk) -> the kernels in detail/histogram_kernels.cuh.
+// 2^31-sample chunk) -> the kernels in detail/histogram/kernels.cuh.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "scankit/cuda/detail/common.cuh"
-#include "scankit/cuda/detail/histogram_kernels.cuh"
+#include "scankit/cuda/detail/histogram/kernels.cuh"
 #include "scankit/cuda/histogram.hpp"
 
 namespace scankit::cuda {

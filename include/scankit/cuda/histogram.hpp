@@ -53,12 +53,44 @@ inline std::optional<histogram_algorithm> parse_histogram_algorithm(std::string_
 
 inline constexpr histogram_algorithm default_histogram_algorithm = histogram_algorithm::adaptive;
 
+/// Which of adaptive's counting layouts runs (histogram_options::layout; the other algorithms
+/// name their strategy themselves and ignore it). automatic takes the tuning table's choice for
+/// the bin count, the sample size and the device (plan_histogram says which). The others force
+/// one layout, for tests and measurements:
+///   lanes     32 interleaved 32-bit sub-histograms per block, one per lane
+///   warps     a 32-bit sub-histogram per warp (or per few warps, up to the device's limit)
+///   block     one 32-bit histogram per block
+///   narrow16  one 16-bit histogram per block, counters flushed to global memory at 2^15
+///   global    global atomics, grid-stride
+/// All of them add a 16-byte vector of one repeated value once. A forced layout whose counters
+/// do not fit the device's shared memory per block falls back to the automatic choice, never
+/// throws (as the sorts' sort_tile does).
+enum class histogram_layout { automatic, lanes, warps, block, narrow16, global };
+
+inline constexpr std::array all_histogram_layouts{histogram_layout::automatic, histogram_layout::lanes,
+                                                  histogram_layout::warps,     histogram_layout::block,
+                                                  histogram_layout::narrow16,  histogram_layout::global};
+
+constexpr std::string_view name(histogram_layout l) {
+  switch (l) {
+    case histogram_layout::automatic: return "auto";
+    case histogram_layout::lanes: return "lanes";
+    case histogram_layout::warps: return "warps";
+    case histogram_layout::block: return "block";
+    case histogram_layout::narrow16: return "narrow16";
+    case histogram_layout::global: return "global";
+  }
+  return "?";
+}
+
 struct histogram_options {
   histogram_algorithm algorithm = default_histogram_algorithm;
   /// Threads per block; 0 picks the strategy's default, else a multiple of 64 in [64, 1024].
   int block_size = 0;
   /// Add to counts instead of overwriting them (chunked and multi-GPU histograms compose).
   bool accumulate = false;
+  /// adaptive only: force one counting layout (see histogram_layout).
+  histogram_layout layout = histogram_layout::automatic;
 };
 
 /// What a histogram call will run: the counting strategy and its launch shape.
@@ -88,6 +120,10 @@ struct histogram_plan {
 /// shared-aggregated need 4 * num_bins bytes of shared memory per block).
 histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
                               const histogram_options& opts = {});
+
+/// adaptive's tuning for samples of `sample_bytes` on the current device, in words, from the
+/// tuning table's fields: the bin counts each layout takes and its launch shape.
+std::string histogram_tuning_description(std::size_t sample_bytes);
 
 /// Device-pointer histograms: stream-ordered, no allocation, no synchronisation, no
 /// workspace. d_samples: n samples in device memory (naturally aligned); d_counts: num_bins

@@ -3,21 +3,22 @@
 //   #include "scankit/cuda/scan.cuh"
 //   scankit::cuda::scan(d_in, d_out, n, my_monoid{}, scankit::scan_kind::inclusive, ...);
 //
-// Layering: scan() (entry: checks arguments) -> dispatch by algorithm -> the algorithm's
-// host driver (detail/<algorithm>.cuh) -> its kernels -> block/warp primitives (common.cuh).
+// Layering: scan() (entry: checks arguments) -> dispatch by algorithm -> the algorithm's host
+// driver (detail/<algorithm>.cuh; decoupled-lookback: detail/scan/launch.cuh) -> its kernels ->
+// block/warp primitives (common.cuh).
 #pragma once
 
 #include <algorithm>
 #include <memory>
 #include <vector>
 
-#include "scankit/cuda/detail/blelloch.cuh"
+#include "scankit/cuda/detail/scan/blelloch.cuh"
 #include "scankit/cuda/detail/common.cuh"
-#include "scankit/cuda/detail/decoupled_lookback.cuh"
-#include "scankit/cuda/detail/hillis_steele_global.cuh"
-#include "scankit/cuda/detail/hillis_steele_shared.cuh"
-#include "scankit/cuda/detail/reduce_then_scan.cuh"
-#include "scankit/cuda/detail/work_efficient_global.cuh"
+#include "scankit/cuda/detail/scan/launch.cuh"
+#include "scankit/cuda/detail/scan/hillis_steele_global.cuh"
+#include "scankit/cuda/detail/scan/hillis_steele_shared.cuh"
+#include "scankit/cuda/detail/scan/reduce_then_scan.cuh"
+#include "scankit/cuda/detail/scan/work_efficient_global.cuh"
 #include "scankit/cuda/scan.hpp"
 
 namespace scankit::cuda {
@@ -59,14 +60,14 @@ void scan(const value_t<Op>* d_in, value_t<Op>* d_out, std::int64_t n, Op op, sc
     case scan_algorithm::reduce_then_scan:
       return detail::reduce_then_scan::run(d_in, d_out, n, op, kind, init, d_total, ws, block, stream);
     case scan_algorithm::decoupled_lookback:
-      return detail::decoupled_lookback::run(d_in, d_out, n, op, kind, init, d_total, ws, block, stream);
+      return detail::decoupled_lookback::run(d_in, d_out, n, op, kind, init, d_total, ws, block, cfg, stream);
   }
   throw invalid_argument("scankit::cuda::scan: unknown algorithm");
 }
 
 }  // namespace scankit::cuda
 
-#include "scankit/cuda/detail/scan_host.cuh"
+#include "scankit/cuda/detail/scan/host.cuh"
 
 /// Instantiates the device-pointer and host-container scans for one monoid type.
 #define SCANKIT_INSTANTIATE_SCAN(...)                                                         \

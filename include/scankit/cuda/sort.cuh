@@ -1,14 +1,13 @@
 // The CUDA sorts' definitions (instantiated by the library in src/cuda/sort_<key>.cu).
 //
-// Layering: sort_device() (checks arguments) -> value size dispatch -> the algorithm's host
-// driver below -> its kernels (detail/sort_kernels.cuh) -> the block ranking and the plan
-// (detail/sort_common.cuh).
+// Layering: sort_device() (checks arguments) -> value size dispatch -> plan_for (which path:
+// detail/sort/dispatch.cuh) -> the path's host driver below -> its kernels (detail/sort/*.cuh).
 #pragma once
 
 #include <algorithm>
 
 #include "scankit/cuda/detail/common.cuh"
-#include "scankit/cuda/detail/sort_kernels.cuh"
+#include "scankit/cuda/detail/sort/kernels.cuh"
 #include "scankit/cuda/scan.hpp"
 #include "scankit/cuda/sort.hpp"
 
@@ -27,26 +26,37 @@ constexpr std::int64_t tile_for_bytes(std::size_t key_bytes, std::size_t value_b
 constexpr std::int64_t portion_tiles(std::int64_t tile) { return ((std::int64_t{1} << 30) - 1) / tile; }
 /// The spine and split scans count in 64 bits (n may exceed 2^32).
 using count_t = std::int64_t;
+/// The scan the textbook sorts run over their counts.
+inline scan_config spine_scan_config() {
+  scan_config c;
+  c.algorithm = scan_algorithm::decoupled_lookback;
+  return c;
+}
 /// The histograms of every pass, then a counter of the histogram blocks that have finished.
 inline constexpr std::size_t hist_bytes = max_passes * radix * sizeof(unsigned long long) + sizeof(unsigned long long);
 
-/// Workspace bytes beyond the alternate buffers, per algorithm (the drivers take in the same
-/// order).
-inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, sort_algorithm a) {
+/// Workspace bytes beyond the alternate buffers for the plan's path (the drivers take in the
+/// same order).
+inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, const sort_plan& p) {
   const std::int64_t tile = tile_for_bytes(kb, vb);
   const std::int64_t tiles = ceil_div(n, tile);
   const std::size_t plan_bytes = align_up(hist_bytes) + align_up(sizeof(plan));
-  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
-  switch (a) {
+  const scan_config scan_cfg = spine_scan_config();
+  switch (p.algorithm) {
     case sort_algorithm::onesweep: {
-      const std::int64_t ot = onesweep_min_tile(kb, vb);
+      // Look-back words for the main tile's tile count (no large tile is smaller), or the
+      // reduced tile's where it stands in for main.
+      const sort_tuning t = sort_tuning_for(kb, vb, p.tuning_arch);
+      const std::int64_t ot = p.reduced ? t.reduced.tile() : t.main.tile();
       std::int64_t lookback_tiles = std::min(ceil_div(n, ot), portion_tiles(ot));
       // The small inputs' tile where it runs (n below its bound: 192 tiles at most). Reserved
       // for min(n, bound - 1) keys, so that the bytes never shrink as n grows: a workspace
-      // sized for a larger n serves every smaller one.
-      const onesweep_small_shape small = onesweep_small_shape_for(kb, vb);
-      if (small.shape.block > 0)
-        lookback_tiles = std::max(lookback_tiles, ceil_div(std::min(n, small.below_items - 1), small.shape.tile()));
+      // sized for a larger n serves every smaller one. Forced at any n, it takes its own count.
+      if (t.small.exists()) {
+        const std::int64_t st = t.small.tile();
+        lookback_tiles = std::max(lookback_tiles, ceil_div(std::min(n, t.small_below - 1), st));
+        if (p.tile == sort_tile::small) lookback_tiles = std::max(lookback_tiles, std::min(ceil_div(n, st), portion_tiles(st)));
+      }
       // Two arrays of look-back words (launches alternate between them).
       return plan_bytes + align_up(2 * radix * sizeof(unsigned long long)) +
              2 * align_up(static_cast<std::size_t>(lookback_header_words + lookback_tiles * radix) * sizeof(unsigned));
@@ -61,9 +71,12 @@ inline std::size_t extra_workspace_bytes(std::int64_t n, std::size_t kb, std::si
   throw invalid_argument("scankit::cuda::sort: unknown algorithm");
 }
 
-inline std::size_t workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, sort_algorithm a) {
+/// The whole workspace: the alternate buffers of keys and values, then the path's tables. The
+/// one-block sort works in shared memory and needs none.
+inline std::size_t workspace_bytes(std::int64_t n, std::size_t kb, std::size_t vb, const sort_plan& p) {
+  if (p.copy_only || p.tile == sort_tile::one_block) return 0;
   return align_up(static_cast<std::size_t>(n) * kb) + align_up(static_cast<std::size_t>(n) * vb) +
-         extra_workspace_bytes(n, kb, vb, a);
+         extra_workspace_bytes(n, kb, vb, p);
 }
 
 template <class V>
@@ -72,9 +85,9 @@ V* take_values(arena& ws, std::int64_t n) {
   else return nullptr;
 }
 
-/// Blocks of the all-digits histogram: four waves of 3 blocks per SM (the best of 1, 4 and
-/// 2048 blocks' worth measured in session10-round3), fewer for small n (4 vectors of keys a
-/// thread at least), each slice under 2^30 keys.
+/// Blocks of the all-digits histogram: four waves of 3 blocks per SM (better than 1 wave or
+/// 2,048 blocks' worth on the H100), fewer for small n (4 vectors of keys a thread at least),
+/// each slice under 2^30 keys.
 template <class U>
 unsigned histogram_grid(std::int64_t n) {
   const std::int64_t waves = std::int64_t{12} * device_sm_count();
@@ -102,10 +115,9 @@ void histogram_and_plan(const U* keys, std::int64_t n, int passes, const sort_op
 }
 
 /// Only an in-place sort can end in the alternate buffer (make_plan), so other sorts skip the
-/// launch (session 20: one launch less in every multi-block sort that is not in place; the
-/// single-block sort never had it). Such a sort now ends with onesweep_kernel, which lets its
-/// dependents launch early: a caller's programmatic dependent must wait for it
-/// (griddepcontrol.wait), as CUDA requires anyway.
+/// launch. Such a sort ends with onesweep_kernel, which lets its dependents launch early: a
+/// caller's programmatic dependent must wait for it (griddepcontrol.wait), as CUDA requires
+/// anyway.
 template <class U, class V>
 void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, bool in_place, cudaStream_t s) {
   if (!in_place) return;
@@ -113,8 +125,10 @@ void final_copy(const plan* pl, const buffers<U, V>& buf, std::int64_t n, bool i
                0, s, pl, buf, n);
 }
 
+/// onesweep at one tile: the histograms and the plan, then per digit pass one onesweep_kernel
+/// launch per portion of at most 2^30 keys.
 template <key_kind Kind, class U, class V, onesweep_shape shape>
-void run_onesweep_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+void run_onesweep_tile(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
                         bool in_place, arena& ws) {
   constexpr std::int64_t tile = shape.tile();
   auto kernel = onesweep_kernel_for<Kind, U, V, shape>;
@@ -176,35 +190,28 @@ void run_counting_fill(const sort_request& r, const U* in, U* out, arena& ws) {
                grid_for(ceil_div(r.n, 256 * 16), 4096), 256, 0, r.stream, hist, flip, out, r.n);
 }
 
+/// onesweep at the plan's tile (every tile a plan can name is instantiated for U and V).
 template <key_kind Kind, class U, class V>
-void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
-                  bool in_place, arena& ws) {
-  if constexpr (sizeof(U) == 1 && !has_values<V>)
-    if (begin == 0 && end == 8) return run_counting_fill<Kind, U>(r, buf.keys[0], buf.keys[1], ws);
-  constexpr onesweep_shape shape =
-      onesweep_shape_for(sizeof(U), has_values<V> ? sizeof(V) : 0, Kind);
-  if constexpr (has_values<V>) {
-    constexpr onesweep_large_shape large = onesweep_large_shape_for(sizeof(U), sizeof(V));
-    if constexpr (large.shape.block > 0) {
-      // 79-187 KiB of shared memory: a GPU with less per block (an A100 has 163 KiB) keeps the
-      // smaller tile instead of failing.
-      if (r.n >= onesweep_large_from(large.from_items) &&
-          fits_shared_memory(onesweep_kernel_for<Kind, U, V, large.shape>, onesweep_smem_bytes<U, V, large.shape>)) {
-        run_onesweep_shape<Kind, U, V, large.shape>(r, buf, begin, end, passes, in_place, ws);
-        return;
-      }
-    }
-    // The small inputs' tile (after the large one: SCANKIT_ONESWEEP_LARGE_FROM=0 then tests the
-    // large tile at every size).
-    constexpr onesweep_small_shape small = onesweep_small_shape_for(sizeof(U), sizeof(V));
-    if constexpr (small.shape.block > 0) {
-      if (r.n < small.below_items) {
-        run_onesweep_shape<Kind, U, V, small.shape>(r, buf, begin, end, passes, in_place, ws);
-        return;
-      }
-    }
+void run_onesweep(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes, bool in_place,
+                  arena& ws, const sort_plan& pl) {
+  constexpr sort_tuning t = sort_tuning_for(sizeof(U), has_values<V> ? sizeof(V) : 0, tuned_arch);
+  switch (pl.tile) {
+    case sort_tile::counting:
+      if constexpr (sizeof(U) == 1 && !has_values<V>) return run_counting_fill<Kind, U>(r, buf.keys[0], buf.keys[1], ws);
+      break;
+    case sort_tile::small:
+      if constexpr (t.small.exists()) return run_onesweep_tile<Kind, U, V, t.small>(r, buf, begin, end, passes, in_place, ws);
+      break;
+    case sort_tile::large:
+      if constexpr (t.large.exists()) return run_onesweep_tile<Kind, U, V, t.large>(r, buf, begin, end, passes, in_place, ws);
+      break;
+    case sort_tile::main:
+      if constexpr (t.reduced.exists())
+        if (pl.reduced) return run_onesweep_tile<Kind, U, V, t.reduced>(r, buf, begin, end, passes, in_place, ws);
+      return run_onesweep_tile<Kind, U, V, t.main>(r, buf, begin, end, passes, in_place, ws);
+    default: break;
   }
-  run_onesweep_shape<Kind, U, V, shape>(r, buf, begin, end, passes, in_place, ws);
+  throw error("scankit internal error: the sort plan names a onesweep tile these keys do not have");
 }
 
 template <key_kind Kind, class U, class V>
@@ -218,7 +225,7 @@ void run_reduce_then_scan(const sort_request& r, const buffers<U, V>& buf, int b
   auto* pl = ws.take<plan>(1);
   const std::int64_t tiles = ceil_div(n, tile);
   auto* counts = ws.take<count_t>(radix * tiles);
-  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
+  const scan_config scan_cfg = spine_scan_config();
   const std::size_t scan_bytes = scan_workspace_bytes(radix * tiles, sizeof(count_t), scan_cfg);
   void* scan_ws = scan_bytes ? ws.take<char>(static_cast<std::int64_t>(scan_bytes)) : nullptr;
   histogram_and_plan<Kind, U>(buf.keys[0], n, passes, r.options, begin, end, in_place, hist, hist_bytes, pl, s);
@@ -243,7 +250,7 @@ void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int e
   cudaStream_t s = r.stream;
   auto* flags = ws.take<count_t>(n);
   auto* zeros = ws.take<count_t>(1);
-  const scan_config scan_cfg{scan_algorithm::decoupled_lookback};
+  const scan_config scan_cfg = spine_scan_config();
   const std::size_t scan_bytes = scan_workspace_bytes(n, sizeof(count_t), scan_cfg);
   void* scan_ws = scan_bytes ? ws.take<char>(static_cast<std::int64_t>(scan_bytes)) : nullptr;
   // Every bit is a pass (no skipping: this is the textbook algorithm); alternate between the
@@ -276,7 +283,7 @@ void run_split(const sort_request& r, const buffers<U, V>& buf, int begin, int e
 
 /// n <= Block * Items: one block, one launch (small_sort_kernel).
 template <key_kind Kind, class U, class V, int Block, int Items>
-void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
+void run_one_block_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
   auto kernel = small_sort_kernel<Kind, U, V, Block, Items>;
   constexpr std::size_t smem = sizeof(small_sort_storage<U, V, Block, Items>);
   allow_dynamic_shared_memory(kernel, smem);
@@ -285,20 +292,20 @@ void run_small(const sort_request& r, const buffers<U, V>& buf, int begin, int e
   SCANKIT_LAUNCH_CHECK("radix::small_sort_kernel");
 }
 
-/// The single-block sort's shape for n (see small_block): 256 threads with the fewest items
-/// that hold n, then 512 and 1,024 threads with the most items.
+/// The one-block sort at the plan's shape (one_block_shape_for's: 256 threads with the fewest
+/// items that hold n, then 512 and 1,024 threads with the most).
 template <key_kind Kind, class U, class V>
-void run_small_shape(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes) {
-  constexpr int most = small_items_max<U, V>();
-  constexpr int b = small_block_min;
-  const std::int64_t n = r.n;
-  if (n <= b) return run_small<Kind, U, V, b, 1>(r, buf, begin, end, passes);
-  if (n <= b * 2) return run_small<Kind, U, V, b, 2>(r, buf, begin, end, passes);
-  if (n <= b * 4) return run_small<Kind, U, V, b, 4>(r, buf, begin, end, passes);
-  if (n <= b * std::min(8, most)) return run_small<Kind, U, V, b, std::min(8, most)>(r, buf, begin, end, passes);
-  if (n <= b * most) return run_small<Kind, U, V, b, most>(r, buf, begin, end, passes);
-  if (n <= 2 * b * most) return run_small<Kind, U, V, 2 * b, most>(r, buf, begin, end, passes);
-  return run_small<Kind, U, V, small_block, most>(r, buf, begin, end, passes);
+void run_one_block(const sort_request& r, const buffers<U, V>& buf, int begin, int end, int passes,
+                   const sort_plan& pl) {
+  constexpr int most = sort_tuning_for(sizeof(U), has_values<V> ? sizeof(V) : 0, tuned_arch).one_block_items;
+  constexpr int b = one_block_threads_min, eight = std::min(8, most);
+  if (pl.block == b && pl.items == 1) return run_one_block_shape<Kind, U, V, b, 1>(r, buf, begin, end, passes);
+  if (pl.block == b && pl.items == 2) return run_one_block_shape<Kind, U, V, b, 2>(r, buf, begin, end, passes);
+  if (pl.block == b && pl.items == 4) return run_one_block_shape<Kind, U, V, b, 4>(r, buf, begin, end, passes);
+  if (pl.block == b && pl.items == eight) return run_one_block_shape<Kind, U, V, b, eight>(r, buf, begin, end, passes);
+  if (pl.block == b) return run_one_block_shape<Kind, U, V, b, most>(r, buf, begin, end, passes);
+  if (pl.block == 2 * b) return run_one_block_shape<Kind, U, V, 2 * b, most>(r, buf, begin, end, passes);
+  return run_one_block_shape<Kind, U, V, one_block_threads_max, most>(r, buf, begin, end, passes);
 }
 
 template <class K, class V>
@@ -319,8 +326,9 @@ void run(const sort_request& r, int begin, int end) {
   const bool in_place = buf.keys[0] == buf.keys[1] ||
                         (has_values<V> && !r.index_values && buf.values[0] == buf.values[1]);
   const int passes = (end - begin + digit_bits - 1) / digit_bits;
+  const sort_plan pl = plan_for(n, sizeof(U), has_values<V> ? sizeof(V) : 0, begin, end, r.config, current_device_limits());
 
-  if (n == 1 || begin == end) {  // nothing moves
+  if (pl.copy_only) {  // n == 1 or an empty bit range: nothing moves
     if (buf.keys[1] != buf.keys[0])
       SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.keys[1], buf.keys[0], sizeof(U) * n, cudaMemcpyDeviceToDevice, s));
     if constexpr (has_values<V>) {
@@ -333,13 +341,12 @@ void run(const sort_request& r, int begin, int end) {
     }
     return;
   }
-  if (r.config.algorithm == sort_algorithm::onesweep && n <= small_block * small_items_max<U, V>())
-    return run_small_shape<kind, U, V>(r, buf, begin, end, passes);
+  if (pl.tile == sort_tile::one_block) return run_one_block<kind, U, V>(r, buf, begin, end, passes, pl);
   arena ws(r.workspace, r.workspace_bytes);
   buf.keys[2] = ws.take<U>(n);
   buf.values[2] = take_values<V>(ws, n);
   switch (r.config.algorithm) {
-    case sort_algorithm::onesweep: return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
+    case sort_algorithm::onesweep: return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws, pl);
     case sort_algorithm::lsd_reduce_then_scan:
       return run_reduce_then_scan<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
     case sort_algorithm::split_1bit: return run_split<kind, U, V>(r, buf, begin, end, in_place, ws);

@@ -56,9 +56,63 @@ inline std::optional<sort_algorithm> parse_sort_algorithm(std::string_view s) {
 
 inline constexpr sort_algorithm default_sort_algorithm = sort_algorithm::onesweep;
 
+/// The path a onesweep sort takes (sort_config::tile; the other algorithms ignore it).
+/// automatic takes the tuning table's choice for n, the key and value sizes, the bit range and
+/// the device (plan_sort says which, sort_tuning_description prints the table). The others
+/// force one path, for tests and measurements:
+///   one_block  one block sorts every pass in shared memory (n up to a few thousand keys)
+///   counting   one-byte keys alone over all 8 bits: the histogram alone places every key
+///   small      onesweep's tile for small inputs (one-byte keys with 8- or 16-byte values)
+///   main       onesweep's main tile (its smaller stand-in where the device's shared memory
+///              per block cannot hold it)
+///   large      onesweep's tile for large inputs (pairs)
+/// A forced path that does not apply falls back to the automatic choice, never throws: no such
+/// tile for these key and value sizes, n above the one-block limit, counting for anything but
+/// one-byte keys alone over all their bits, or a tile whose shared memory the device cannot
+/// give (an A100 has 163 KiB per block, consumer Ampere and Ada 99 KiB). plan_sort reports
+/// the path that runs.
+enum class sort_tile { automatic, one_block, counting, small, main, large };
+
+inline constexpr std::array all_sort_tiles{sort_tile::automatic, sort_tile::one_block, sort_tile::counting,
+                                           sort_tile::small,     sort_tile::main,      sort_tile::large};
+
+constexpr std::string_view name(sort_tile t) {
+  switch (t) {
+    case sort_tile::automatic: return "auto";
+    case sort_tile::one_block: return "one-block";
+    case sort_tile::counting: return "counting";
+    case sort_tile::small: return "small";
+    case sort_tile::main: return "main";
+    case sort_tile::large: return "large";
+  }
+  return "?";
+}
+
 struct sort_config {
   sort_algorithm algorithm = default_sort_algorithm;
+  sort_tile tile = sort_tile::automatic;  // onesweep only
 };
+
+/// What a sort runs (plan_sort).
+struct sort_plan {
+  sort_algorithm algorithm = default_sort_algorithm;
+  bool copy_only = false;                 // n <= 1 or an empty bit range: keys and values are copied
+  sort_tile tile = sort_tile::automatic;  // onesweep's path (automatic: another algorithm, or copy_only)
+  bool reduced = false;                   // main's smaller stand-in: the device cannot hold main
+  int block = 0;                          // threads per block of the path's sorting kernel
+  int items = 0;                          // keys per thread
+  int min_blocks = 0;                     // onesweep tiles: blocks per SM the register budget is for
+  bool stage_early = false;               // onesweep tiles: keys staged in shared memory as ranked
+  std::size_t shared_bytes = 0;           // dynamic shared memory per block
+  int tuning_arch = 90;                   // the tuning table's entry (compute capability x 10)
+  std::string describe() const;
+};
+
+/// The path a sort of n keys of `key_bytes` with values of `value_bytes` (0: keys only; argsort:
+/// 8) takes with `opts` (its bit range) and `cfg` on the current device (an H100's limits
+/// without a device). Throws invalid_argument for bad sizes or bit ranges.
+sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
+                    const sort_options& opts = {}, const sort_config& cfg = {});
 
 /// Bytes of device workspace a sort of n keys of `key_bytes` bytes with values of
 /// `value_bytes` bytes (0: keys only; argsort: 8) needs with `cfg`. Roughly one extra buffer
@@ -66,11 +120,11 @@ struct sort_config {
 std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                                  const sort_config& cfg = {});
 
-/// onesweep's tile for keys of `key_bytes` and `kind` and values of `value_bytes` (0: keys
-/// only), in words: threads, keys per thread, blocks per SM the register budget allows, where
-/// the keys are staged (printed by `scankit bench sort`).
-std::string onesweep_tuning_description(std::size_t key_bytes, std::size_t value_bytes = 0,
-                                        key_kind kind = key_kind::unsigned_int);
+/// The onesweep tuning for keys of `key_bytes` and values of `value_bytes` (0: keys only) on the
+/// current device, in words, from the tuning table's fields: the one-block limit and each tile
+/// (threads, keys per thread, blocks per SM the register budget allows, where the keys are
+/// staged) with the sizes it runs at (printed by `scankit bench sort`).
+std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_bytes = 0);
 
 namespace detail {
 /// One sort request, type-erased over the value type (values move as opaque bytes).

@@ -21,8 +21,8 @@ namespace scankit::cuda::detail {
 
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* call, const char* file, int line) {
   // A failed call also sets the runtime's last error; reset it, or the next launch's check
-  // (cudaGetLastError) reports this failure again against the wrong kernel (session 11: a
-  // failed histogram launch resurfaced as a failed clear_kernel launch in the next sort).
+  // (cudaGetLastError) reports this failure again against the wrong kernel (a failed histogram
+  // launch would resurface as a failed clear_kernel launch in the next sort).
   (void)cudaGetLastError();
   throw cuda_error(static_cast<int>(e), std::string("CUDA error in ") + call + " (" + file + ":" +
                                             std::to_string(line) + "): " + cudaGetErrorName(e) +
@@ -114,17 +114,6 @@ __device__ __forceinline__ void prefetch_l2(const void* p, std::size_t bytes) {
 #endif
 }
 
-/// A tuning override for measurement runs: the integer in environment variable `name` when it
-/// holds one in [lo, hi]; nothing when it is unset, empty or anything else.
-inline std::optional<std::int64_t> env_integer(const char* name, std::int64_t lo, std::int64_t hi) {
-  const char* e = std::getenv(name);
-  if (e == nullptr || *e == '\0') return std::nullopt;
-  char* end = nullptr;
-  const long long v = std::strtoll(e, &end, 10);
-  if (*end != '\0' || v < lo || v > hi) return std::nullopt;
-  return static_cast<std::int64_t>(v);
-}
-
 inline int current_device() {
   int dev = 0;
   SCANKIT_CUDA_CHECK(cudaGetDevice(&dev));
@@ -158,7 +147,7 @@ bool fits_shared_memory(void (*kernel)(Params...), std::size_t bytes) {
 /// The virtual architecture `kernel`'s code on the current device was compiled for, as
 /// __CUDA_ARCH__ / 10 (80 for compute_80, 90 for compute_90), remembered per kernel and device.
 /// Hopper-only paths (bulk copies, dependent launch) are taken only where this is 90 or more:
-/// the device's compute capability alone does not say whether the code has them, since a
+/// the device's compute capability alone does not say whether the code has them: a
 /// compute_80 PTX build that the driver compiles for an H100 has none.
 int kernel_arch_impl(const void* kernel);
 template <class... Params>

@@ -9,7 +9,7 @@
 
 #include "scankit/cuda/compact.hpp"
 #include "scankit/cuda/detail/common.cuh"
-#include "scankit/cuda/detail/tile_scan.cuh"
+#include "scankit/cuda/detail/scan/tile_scan.cuh"
 
 namespace scankit::cuda::detail::compact {
 
@@ -130,10 +130,9 @@ constexpr int vectors_per_thread_for(std::size_t item_bytes, compact_tile tile) 
   return r;
 }
 
-/// Inputs below this many bytes take the small tile when the tile is `automatic`: measured on
-/// the H100 (uint32, half selected; docs/results/compact-sweep-select-u32-p50.csv), the small
-/// tile was faster up to 2^22 items (more, shorter tiles: more parallelism for a short input)
-/// and the medium one from 2^24 (2^23 a tie).
+/// Inputs below this many bytes take the small tile when the tile is `automatic`: on the H100
+/// (uint32, half selected) the small tile is faster up to 2^22 items (more, shorter tiles: more
+/// parallelism for a short input) and the medium one from 2^24 (2^23 a tie).
 inline constexpr std::int64_t small_tile_below_bytes = std::int64_t{1} << 25;
 
 /// The tile size `automatic` stands for, for n items of item_bytes bytes.
@@ -148,24 +147,19 @@ constexpr int vectors_per_thread() {
   return vectors_per_thread_for(sizeof(T));
 }
 
-/// 16-byte vectors per lane of the segmented tile (compact_single_pass.cuh): 12, as the scan's
+/// 16-byte vectors per lane of the segmented tile (compact/segmented.cuh): 12, as the scan's
 /// blocked tile (12,288 four-byte items per 256 threads).
 inline constexpr int segmented_vectors_per_thread = 12;
 
-/// The warp-specialized tile's shape (compact_single_pass.cuh, specialized_kernel): `consumers`
+/// The warp-specialized tile's shape (compact/specialized.cuh, specialized_kernel): `consumers`
 /// threads + two look-back warps + `count_warps` producer warps per block, `stages` buffers of
 /// consumers x vectors_per_thread 16-byte vectors, compiled for min_blocks_per_sm blocks per
-/// SM (two fill the SM's shared memory). Shape 0 is the default;
-/// SCANKIT_COMPACT_SPECIALIZED_SHAPE=1 picks the other (for tuning runs).
-/// H100, session 16 (docs/results/session16-round6.log; select_if 2^28 uint32 at 1/50/99%
-/// selected, 2^27 uint64, against CUB in one process), one counting warp: 4-byte items 256 x 11
-/// x 2 1.17/1.14/1.17x, 256 x 9 x 3 0.94/0.96/1.02x (one block per SM: 230 KiB for two),
-/// 256 x 5 x 5 0.58/0.55/0.67x; 8-byte items 256 x 13 x 2 1.00/1.07/1.10x, 256 x 11 x 2
-/// 1.00/1.06/1.09x. Session 17 (docs/results/session17-round4.log, the counts tree), 4-byte
-/// items at 2^28, 1/50/99%, and 2^30 at 50%: 256 x 11 x 2 with 1, 2, 4 counting warps
-/// 1.23/1.20/1.19/1.21x, 1.28/1.22/1.20/1.23x, 1.30/1.22/1.21/1.24x; 256 x 13 x 2 with 2 and 4
-/// 1.28/1.22/1.19/1.25x and 1.31/1.23/1.20/1.26x. 8-byte items with four counting warps
-/// (round 5, uint64 at 2^27, 1/50/99%): 256 x 13 x 2 1.14/1.14/1.13x, 256 x 11 x 2 1.13/1.14/1.14x.
+/// SM (two fill the SM's shared memory). Shape 0 is the default; compact_config::specialized_shape
+/// = 1 picks the other. H100, select_if at 1/50/99% selected against CUB, four counting warps:
+/// uint32 2^28 256 x 13 x 2 1.31/1.23/1.20x (1.26x at 2^30, half), 256 x 11 x 2 1.30/1.22/1.21x;
+/// uint64 2^27 256 x 13 x 2 1.14/1.14/1.13x, 256 x 11 x 2 1.13/1.14/1.14x. Three buffers of
+/// 256 x 9 fit one block per SM only (0.94/0.96/1.02x with one counting warp); four counting
+/// warps instead of one shorten the count from 2.1 to 0.8 us per tile.
 struct specialized_shape {
   int consumers;
   int vectors_per_thread;
@@ -178,7 +172,6 @@ constexpr std::array<specialized_shape, 2> specialized_shapes() {
   if constexpr (ItemBytes == 4) return {{{256, 13, 2, 2, 4}, {256, 11, 2, 2, 4}}};
   else return {{{256, 13, 2, 2, 4}, {256, 11, 2, 2, 4}}};
 }
-int specialized_shape_index();
 
 /// The fewest items a warp-specialized tile of `item_bytes`-byte items may hold (0: no such tile).
 constexpr std::int64_t smallest_specialized_tile(std::size_t item_bytes) {

@@ -44,10 +44,10 @@ void dispatch_vector_path(const void* in, const void* out, F&& f) {
 /// the end become the identity, so they change nothing when combined. A partial tile is read
 /// item by item, or with PartialVectors by whole vectors where they lie inside it and item by
 /// item only in the vector that straddles its end: the one-launch path, whose only tile is
-/// usually partial (2^10-2^12 int32 items: 6.8 against 7.0 us, session 18), and the striped
-/// look-back kernel since session 22: in launches of a few tiles the partial one is on the
-/// critical path, and loading it item by item left int32 and float at 0.94-0.97x CUB at
-/// 2^13.9 and 2^14.5 (7.8-8.0 against 7.2 us with vectors; docs/results/session22-round5.log).
+/// usually partial (2^10-2^12 int32 items: 6.8 against 7.0 us), and the striped look-back
+/// kernel: in launches of a few tiles the partial one is on the critical path, and loading it
+/// item by item leaves int32 and float at 0.94-0.97x CUB at 2^13.9 and 2^14.5 (7.8-8.0 against
+/// 7.2 us with vectors).
 /// It costs the int32 kernel 16 more bytes of spill stores. reduce-then-scan and the compaction's
 /// single-pass kernel keep the item loop.
 template <int R, int V, bool Vec, bool PartialVectors = false, class T>

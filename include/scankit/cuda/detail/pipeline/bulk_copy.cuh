@@ -1,9 +1,11 @@
 // Hopper's bulk copies (the TMA engine's cp.async.bulk) and the shared-memory barriers
 // (mbarrier) that signal their completion, as thin wrappers over PTX. Only compute capability
 // 9.0 and later has them: elsewhere these compile to nothing, and the host code that launches
-// a kernel using them must check the device first (device_has_bulk_copy).
+// a kernel using them must check that the kernel's code has them (kernel_has_hopper_code,
+// common.cuh): a compute_80 PTX build JIT-compiled for an H100 has none.
 //
-// The protocol the wrappers serve (decoupled_lookback.cuh, specialized_kernel):
+// The protocol the wrappers serve (the warp-specialized kernels of scan/specialized.cuh and
+// compact/specialized.cuh):
 // - a *load* is started by one thread with the bytes it will bring (expect_tx), completes on an
 //   mbarrier, and whoever waits on that barrier's phase then sees the bytes in shared memory;
 // - a *store* reads shared memory asynchronously: the threads that wrote the bytes must order
@@ -115,21 +117,5 @@ __device__ __forceinline__ void sync_first_threads(int threads) {
 /// whole warps, wherever they sit in the block.
 __device__ __forceinline__ void sync_named(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-/// Whether this translation unit carries device code for compute capability 9.0 or later
-/// (nvcc's __CUDA_ARCH_LIST__). Built only for older GPUs, a Hopper GPU would run the kernels
-/// JIT-compiled from the older PTX, in which the wrappers above are empty.
-constexpr bool built_with_bulk_copy() {
-#ifdef __CUDA_ARCH_LIST__
-  constexpr int archs[] = {__CUDA_ARCH_LIST__};
-  for (int a : archs)
-    if (a >= 900) return true;
-#endif
-  return false;
-}
-/// Whether kernels using bulk copies can run on the current device: compute capability 9.0
-/// or later, and code built for it.
-inline bool device_has_bulk_copy() {
-  return built_with_bulk_copy() && device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
 }
 }  // namespace scankit::cuda::detail

@@ -12,7 +12,7 @@
 //        left = buf[a];  buf[a] = buf[c];  buf[c] = op(buf[c], left).
 //    buf[i] is then op(init, x0, ..., x(i-1)), the exclusive scan.
 // 5. Final pass: out[i] = buf[i] (exclusive) or op(buf[i], in[i]) (inclusive; in place is fine
-//    since each thread reads in[i] before writing out[i]).
+//    as each thread reads in[i] before writing out[i]).
 //
 // Every level launches exactly as many threads as it has nodes (a power of two: blocks of
 // min(block_size, nodes) threads), so no thread is idle and no warp diverges on a bounds test.

@@ -10,7 +10,7 @@
 
 #include <type_traits>
 
-#include "scankit/cuda/detail/compact_select.cuh"
+#include "scankit/cuda/detail/compact/select.cuh"
 #include "scankit/cuda/scan.hpp"
 
 namespace scankit::cuda::detail::compact::scan_scatter {

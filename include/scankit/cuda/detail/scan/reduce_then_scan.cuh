@@ -1,14 +1,14 @@
 // reduce-then-scan: the tiled three-phase scan.
 //   1. reduce: each block reduces one tile to its aggregate (tile sums go to the workspace);
 //   2. scan the tile sums exclusively, with the carry-in (recursively, by this same algorithm,
-//      until they fit one block);
+//      down to one block);
 //   3. rescan: each block scans its tile again, starting from its tile's prefix.
 // The input is read twice and the output written once (12 bytes per 4-byte item instead of
 // the single-pass scan's 8), in exchange for needing no communication between blocks.
 // Loads and stores are 16-byte vectors (see tile_scan.cuh).
 #pragma once
 
-#include "scankit/cuda/detail/tile_scan.cuh"
+#include "scankit/cuda/detail/scan/tile_scan.cuh"
 
 namespace scankit::cuda::detail::reduce_then_scan {
 

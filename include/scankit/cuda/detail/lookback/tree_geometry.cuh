@@ -1,0 +1,30 @@
+// The shape of the look-back's radix-32 tree, shared by the scan and the compaction: level 0
+// has one entry per tile, level k + 1 one entry per aligned run of 32 level-k entries.
+#pragma once
+
+#include <cstdint>
+
+#include "scankit/cuda/detail/common.cuh"
+
+namespace scankit::cuda::detail::lookback {
+
+/// Tree levels for `tiles` tiles: the smallest L with 32^L >= tiles (0 for one tile).
+inline int levels_for(std::int64_t tiles) {
+  int levels = 0;
+  for (std::int64_t span = 1; span < tiles; span *= 32) ++levels;
+  return levels;
+}
+
+/// Look-back launches of at most this many tiles (two levels) may read level 1 from the
+/// aggregates (runs_before): int64 / double +5-10% at 48-128 tiles, -5% at 256 (every polling
+/// tile then re-reads up to 7 entries per lane). 160 covers the one-tile-per-SM launches of an
+/// H100 (132 tiles); bigger items keep 128, whose blocked kernel spills with a fifth run.
+constexpr std::int64_t runs_before_max_tiles(std::size_t item_bytes) { return item_bytes <= 8 ? 160 : 128; }
+
+/// Entries of level k for `tiles` tiles.
+inline std::int64_t level_entries(std::int64_t tiles, int k) {
+  std::int64_t span = std::int64_t{1} << (5 * k);
+  return ceil_div(tiles, span);
+}
+
+}  // namespace scankit::cuda::detail::lookback
