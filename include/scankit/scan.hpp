@@ -11,6 +11,7 @@
 #include <optional>
 #include <ranges>
 
+#include "scankit/concepts.hpp"
 #include "scankit/cpu/scan.hpp"
 #include "scankit/error.hpp"
 #include "scankit/ops.hpp"
@@ -30,16 +31,16 @@ value_t<Op> range_scan(const In& in, Out& out, Op op, scan_kind kind, std::optio
 }  // namespace detail
 
 /// out[i] = init ⊕ in[0] ⊕ ... ⊕ in[i]. Returns the total (carry-out). `out` may be `in`.
-template <std::ranges::contiguous_range In, std::ranges::contiguous_range Out,
-          monoid Op = sum<std::ranges::range_value_t<In>>>
+template <std::ranges::contiguous_range In, class Out, monoid Op = sum<std::ranges::range_value_t<In>>>
+  requires contiguous_range_of<In, value_t<Op>> && writable_range_of<Out, value_t<Op>>
 value_t<Op> inclusive_scan(const In& in, Out&& out, Op op = {},
                            std::optional<value_t<Op>> init = std::nullopt) {
   return detail::range_scan(in, out, op, scan_kind::inclusive, init, "scankit::inclusive_scan");
 }
 
 /// out[i] = init ⊕ in[0] ⊕ ... ⊕ in[i-1] (out[0] = init). Returns the total. `out` may be `in`.
-template <std::ranges::contiguous_range In, std::ranges::contiguous_range Out,
-          monoid Op = sum<std::ranges::range_value_t<In>>>
+template <std::ranges::contiguous_range In, class Out, monoid Op = sum<std::ranges::range_value_t<In>>>
+  requires contiguous_range_of<In, value_t<Op>> && writable_range_of<Out, value_t<Op>>
 value_t<Op> exclusive_scan(const In& in, Out&& out, Op op = {},
                            std::optional<value_t<Op>> init = std::nullopt) {
   return detail::range_scan(in, out, op, scan_kind::exclusive, init, "scankit::exclusive_scan");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "scankit/concepts.hpp"
 #include "scankit/cpu/sort.hpp"
 #include "scankit/error.hpp"
 #include "scankit/sort_traits.hpp"
@@ -22,13 +23,16 @@
 namespace scankit {
 
 /// Sorts `keys` in place (stable).
-template <std::ranges::contiguous_range R>
+template <class R>
+  requires sortable_range<R> && writable_range_of<R, std::ranges::range_value_t<R>>
 void sort_keys(R&& keys, const sort_options& opts = {}) {
   cpu::sort_keys_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), opts);
 }
 
 /// Sorts `keys` in place and applies the same permutation to `values` (stable).
-template <std::ranges::contiguous_range RK, std::ranges::contiguous_range RV>
+template <class RK, class RV>
+  requires sortable_range<RK> && writable_range_of<RK, std::ranges::range_value_t<RK>> &&
+           writable_range_of<RV, std::ranges::range_value_t<RV>>
 void sort_pairs(RK&& keys, RV&& values, const sort_options& opts = {}) {
   const auto n = static_cast<std::int64_t>(std::ranges::size(keys));
   if (static_cast<std::int64_t>(std::ranges::size(values)) < n)
@@ -38,13 +42,16 @@ void sort_pairs(RK&& keys, RV&& values, const sort_options& opts = {}) {
 
 /// sort_keys with its scratch memory kept in `ws` from one call to the next (no allocation
 /// once it has grown to the largest sort; one workspace serves one sort at a time).
-template <std::ranges::contiguous_range R>
+template <class R>
+  requires sortable_range<R> && writable_range_of<R, std::ranges::range_value_t<R>>
 void sort_keys(R&& keys, cpu::sort_workspace& ws, const sort_options& opts = {}) {
   cpu::sort_keys_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), ws, opts);
 }
 
 /// sort_pairs with its scratch memory kept in `ws`.
-template <std::ranges::contiguous_range RK, std::ranges::contiguous_range RV>
+template <class RK, class RV>
+  requires sortable_range<RK> && writable_range_of<RK, std::ranges::range_value_t<RK>> &&
+           writable_range_of<RV, std::ranges::range_value_t<RV>>
 void sort_pairs(RK&& keys, RV&& values, cpu::sort_workspace& ws, const sort_options& opts = {}) {
   const auto n = static_cast<std::int64_t>(std::ranges::size(keys));
   if (static_cast<std::int64_t>(std::ranges::size(values)) < n)
@@ -53,7 +60,7 @@ void sort_pairs(RK&& keys, RV&& values, cpu::sort_workspace& ws, const sort_opti
 }
 
 /// The stable sorting permutation of `keys` (which are left unchanged).
-template <std::ranges::contiguous_range R>
+template <sortable_range R>
 std::vector<std::int64_t> argsort(const R& keys, const sort_options& opts = {}) {
   return cpu::argsort_parallel(std::ranges::data(keys), static_cast<std::int64_t>(std::ranges::size(keys)), opts);
 }

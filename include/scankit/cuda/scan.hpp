@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -220,7 +221,8 @@ template <class Op>
 value_t<Op> scan_host(const value_t<Op>* in, value_t<Op>* out, std::int64_t n, Op op,
                       scan_kind kind, value_t<Op> init, const host_scan_options& opts = {});
 
-template <class T, class Op = sum<T>>
+template <class T, monoid Op = sum<T>>
+  requires std::same_as<value_t<Op>, T>
 T inclusive_scan(std::span<const T> in, std::span<T> out, Op op = {},
                  std::optional<T> init = std::nullopt, const host_scan_options& opts = {}) {
   if (out.size() < in.size()) throw invalid_argument("scankit::cuda::inclusive_scan: output shorter than input");
@@ -228,7 +230,8 @@ T inclusive_scan(std::span<const T> in, std::span<T> out, Op op = {},
                    scan_kind::inclusive, init ? *init : op.identity(), opts);
 }
 
-template <class T, class Op = sum<T>>
+template <class T, monoid Op = sum<T>>
+  requires std::same_as<value_t<Op>, T>
 T exclusive_scan(std::span<const T> in, std::span<T> out, Op op = {},
                  std::optional<T> init = std::nullopt, const host_scan_options& opts = {}) {
   if (out.size() < in.size()) throw invalid_argument("scankit::cuda::exclusive_scan: output shorter than input");

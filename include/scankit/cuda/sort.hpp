@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "scankit/concepts.hpp"
 #include "scankit/cuda/scan.hpp"  // workspace, device_count
 #include "scankit/error.hpp"
 #include "scankit/sort_traits.hpp"
@@ -204,12 +205,12 @@ void argsort(const K* d_keys_in, K* d_keys_out, std::int64_t* d_indices_out, std
 
 /// Host containers: copies to the GPU, sorts, copies back (allocates; synchronises). Throws
 /// no_device_error without a GPU.
-template <class K>
+template <sort_key K>
 void sort_keys(std::span<K> keys, const sort_options& opts = {}, const sort_config& cfg = {}) {
   detail::sort_host<K>(keys.data(), nullptr, 0, false, static_cast<std::int64_t>(keys.size()), opts, cfg);
 }
 
-template <class K, class V>
+template <sort_key K, class V>
 void sort_pairs(std::span<K> keys, std::span<V> values, const sort_options& opts = {},
                 const sort_config& cfg = {}) {
   detail::check_value_type<V>();
@@ -220,7 +221,7 @@ void sort_pairs(std::span<K> keys, std::span<V> values, const sort_options& opts
 }
 
 /// The stable sorting permutation of host keys (the keys are left unchanged).
-template <class K>
+template <sort_key K>
 std::vector<std::int64_t> argsort(std::span<const K> keys, const sort_options& opts = {},
                                   const sort_config& cfg = {}) {
   std::vector<K> copy(keys.begin(), keys.end());
