@@ -102,32 +102,36 @@ void dispatch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
 
 }  // namespace detail::compact
 
+namespace detail::compact {
+/// select_if (Keep) and remove_if (!Keep): the same checks and dispatch, opposite predicate.
+template <bool Keep, class T, class Pred>
+void select_by_predicate(const char* where, const T* d_in, T* d_out, std::int64_t n, Pred pred,
+                         std::int64_t* d_count, void* d_workspace, std::size_t workspace_bytes,
+                         cudaStream_t stream, const compact_config& cfg) {
+  const checker c{where, n};
+  c.size(), c.pointer(d_in, "input"), c.pointer(d_out, "output"), c.count(d_count), c.algorithm(cfg);
+  c.in_out(d_in, d_out, sizeof(T), cfg.algorithm == compact_algorithm::single_pass);
+  c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
+  outputs<T> out;
+  out.items = d_out, out.count = d_count;
+  dispatch(d_in, n, pred_selector<T, Pred, Keep>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
+}
+}  // namespace detail::compact
+
 template <class T, class Pred>
 void select_if(const T* d_in, T* d_out, std::int64_t n, Pred pred, std::int64_t* d_count,
                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
                const compact_config& cfg) {
-  namespace dc = detail::compact;
-  const dc::checker c{"scankit::cuda::select_if", n};
-  c.size(), c.pointer(d_in, "input"), c.pointer(d_out, "output"), c.count(d_count), c.algorithm(cfg);
-  c.in_out(d_in, d_out, sizeof(T), cfg.algorithm == compact_algorithm::single_pass);
-  c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
-  dc::outputs<T> out;
-  out.items = d_out, out.count = d_count;
-  dc::dispatch(d_in, n, dc::pred_selector<T, Pred>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
+  detail::compact::select_by_predicate<true>("scankit::cuda::select_if", d_in, d_out, n, pred, d_count,
+                                             d_workspace, workspace_bytes, stream, cfg);
 }
 
 template <class T, class Pred>
 void remove_if(const T* d_in, T* d_out, std::int64_t n, Pred pred, std::int64_t* d_count,
                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
                const compact_config& cfg) {
-  namespace dc = detail::compact;
-  const dc::checker c{"scankit::cuda::remove_if", n};
-  c.size(), c.pointer(d_in, "input"), c.pointer(d_out, "output"), c.count(d_count), c.algorithm(cfg);
-  c.in_out(d_in, d_out, sizeof(T), cfg.algorithm == compact_algorithm::single_pass);
-  c.workspace(d_workspace, workspace_bytes, sizeof(T), cfg);
-  dc::outputs<T> out;
-  out.items = d_out, out.count = d_count;
-  dc::dispatch(d_in, n, dc::pred_selector<T, Pred, false>{pred}, out, false, d_workspace, workspace_bytes, stream, cfg);
+  detail::compact::select_by_predicate<false>("scankit::cuda::remove_if", d_in, d_out, n, pred, d_count,
+                                              d_workspace, workspace_bytes, stream, cfg);
 }
 
 template <class T, class F>

@@ -74,6 +74,30 @@ constexpr std::size_t smem_items(int block_size) {
   return ConflictFree ? items + (items >> log_items_per_row<T>()) : items;
 }
 
+/// Up-sweep, one node: the right child's slot takes op(left subtree, right subtree).
+template <class T, class Op>
+__device__ __forceinline__ void combine_up(const T& left, T& right, Op op) {
+  right = op(left, right);
+}
+
+/// Down-sweep, one node: the parent's prefix p is in the right child's slot; the left child
+/// takes p and the right child op(p, sum of the left subtree).
+template <class T, class Op>
+__device__ __forceinline__ void pass_prefix_down(T& left, T& right, Op op) {
+  const T left_sum = left;
+  const T p = right;
+  left = p;
+  right = op(p, left_sum);
+}
+
+/// The tree node of thread `tid` at the level of node stride `off`: its children's slots.
+template <bool ConflictFree, class T>
+struct node {
+  unsigned a, c;
+  __device__ __forceinline__ node(unsigned tid, unsigned off)
+      : a(slot<ConflictFree, T>(off * (2 * tid + 1) - 1)), c(slot<ConflictFree, T>(off * (2 * tid + 2) - 1)) {}
+};
+
 template <bool ConflictFree, class T, class Op>
 __global__ void __launch_bounds__(1024)
     blelloch_tile_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive, T init,
@@ -97,8 +121,8 @@ __global__ void __launch_bounds__(1024)
     for (; d > 32; d >>= 1, off <<= 1) {
       __syncthreads();
       if (tid < d) {
-        const unsigned a = off * (2 * tid + 1) - 1, c = a + off;
-        s[slot<ConflictFree, T>(c)] = op(s[slot<ConflictFree, T>(a)], s[slot<ConflictFree, T>(c)]);
+        const node<ConflictFree, T> k(tid, off);
+        combine_up(s[k.a], s[k.c], op);
       }
     }
     __syncthreads();
@@ -106,9 +130,8 @@ __global__ void __launch_bounds__(1024)
       // The top of the tree in warp 0: up-sweep for d = top .. 1.
       for (; d > 0; d >>= 1, off <<= 1) {
         if (tid < d) {
-          const unsigned a = off * (2 * tid + 1) - 1, c = a + off;
-          s[slot<ConflictFree, T>(c)] =
-              op(s[slot<ConflictFree, T>(a)], s[slot<ConflictFree, T>(c)]);
+          const node<ConflictFree, T> k(tid, off);
+          combine_up(s[k.a], s[k.c], op);
         }
         __syncwarp();
       }
@@ -122,11 +145,8 @@ __global__ void __launch_bounds__(1024)
       // Down-sweep for d = 1 .. top; the node stride at level d is b / d.
       for (unsigned dd = 1, o = b; dd <= top; dd <<= 1, o >>= 1) {
         if (tid < dd) {
-          const unsigned a = o * (2 * tid + 1) - 1, c = a + o;
-          const T left = s[slot<ConflictFree, T>(a)];
-          const T p = s[slot<ConflictFree, T>(c)];
-          s[slot<ConflictFree, T>(a)] = p;
-          s[slot<ConflictFree, T>(c)] = op(p, left);
+          const node<ConflictFree, T> k(tid, o);
+          pass_prefix_down(s[k.a], s[k.c], op);
         }
         __syncwarp();
       }
@@ -135,11 +155,8 @@ __global__ void __launch_bounds__(1024)
     for (unsigned dd = 64, o = b >> 6; dd <= b; dd <<= 1, o >>= 1) {
       __syncthreads();
       if (tid < dd) {
-        const unsigned a = o * (2 * tid + 1) - 1, c = a + o;
-        const T left = s[slot<ConflictFree, T>(a)];
-        const T p = s[slot<ConflictFree, T>(c)];
-        s[slot<ConflictFree, T>(a)] = p;
-        s[slot<ConflictFree, T>(c)] = op(p, left);
+        const node<ConflictFree, T> k(tid, o);
+        pass_prefix_down(s[k.a], s[k.c], op);
       }
     }
     __syncthreads();

@@ -15,15 +15,24 @@ namespace scankit::cuda::detail::reduce_then_scan {
 inline constexpr int default_block_size = 256;
 inline constexpr int vectors_per_thread = 4;
 
+/// The items of this block's tile: R * blockDim.x * V from `begin`, `valid` of them inside n.
+struct block_tile {
+  std::int64_t begin, valid;
+  template <int R, int V>
+  __device__ static block_tile of(std::int64_t n) {
+    const std::int64_t items = static_cast<std::int64_t>(R) * blockDim.x * V;
+    const std::int64_t begin = blockIdx.x * items;
+    return {begin, n - begin < items ? n - begin : items};
+  }
+};
+
 template <int R, int V, bool Vec, class T, class Op>
 __global__ void __launch_bounds__(1024)
     reduce_tiles_kernel(const T* in, std::int64_t n, Op op, T* tile_sums) {
   __shared__ tile::scan_storage<T, R> smem;
-  const std::int64_t tile_items = static_cast<std::int64_t>(R) * blockDim.x * V;
-  const std::int64_t begin = blockIdx.x * tile_items;
-  const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
+  const block_tile t = block_tile::of<R, V>(n);
   T x[R][V], prefix[R];
-  tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
+  tile::load<R, V, Vec>(in, t.begin, t.valid, x, op.identity());
   const T aggregate = tile::scan_tile(x, prefix, op, smem);
   if (threadIdx.x == 0) tile_sums[blockIdx.x] = aggregate;
 }
@@ -33,14 +42,12 @@ __global__ void __launch_bounds__(1024)
     rescan_tiles_kernel(const T* in, T* out, std::int64_t n, Op op, bool exclusive,
                         const T* tile_prefix) {
   __shared__ tile::scan_storage<T, R> smem;
-  const std::int64_t tile_items = static_cast<std::int64_t>(R) * blockDim.x * V;
-  const std::int64_t begin = blockIdx.x * tile_items;
-  const std::int64_t valid = n - begin < tile_items ? n - begin : tile_items;
+  const block_tile t = block_tile::of<R, V>(n);
   T x[R][V], prefix[R];
-  tile::load<R, V, Vec>(in, begin, valid, x, op.identity());
+  tile::load<R, V, Vec>(in, t.begin, t.valid, x, op.identity());
   tile::scan_tile(x, prefix, op, smem);
   tile::finish(x, prefix, tile_prefix[blockIdx.x], exclusive, op);
-  tile::store<R, V, Vec>(out, begin, valid, x);
+  tile::store<R, V, Vec>(out, t.begin, t.valid, x);
 }
 
 /// Items per tile: the smallest over vector widths (4 per thread), which bounds the tile count.

@@ -19,7 +19,7 @@
 // Levels with more than 2^30 blocks' worth of nodes loop (each thread takes an equal share).
 #pragma once
 
-#include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/scan/blelloch.cuh"
 
 namespace scankit::cuda::detail::work_efficient_global {
 
@@ -52,7 +52,7 @@ __global__ void weg_up_sweep_kernel(T* buf, std::int64_t nodes, std::int64_t str
   for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        t < nodes; t += threads) {
     const std::int64_t c = t * stride + stride - 1, a = c - stride / 2;
-    buf[c] = op(buf[a], buf[c]);
+    blelloch::combine_up(buf[a], buf[c], op);
   }
 }
 
@@ -62,10 +62,7 @@ __global__ void weg_down_sweep_kernel(T* buf, std::int64_t nodes, std::int64_t s
   for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
        t < nodes; t += threads) {
     const std::int64_t c = t * stride + stride - 1, a = c - stride / 2;
-    const T left = buf[a];
-    const T p = buf[c];
-    buf[a] = p;
-    buf[c] = op(p, left);
+    blelloch::pass_prefix_down(buf[a], buf[c], op);
   }
 }
 
