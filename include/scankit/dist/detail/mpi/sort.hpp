@@ -1,0 +1,137 @@
+// Distributed sort on CPU ranks (sample sort with exact balance).
+//
+//   phase 1  exchange: all-gather of the call records carrying the shard sizes
+//   phase 2  local sort of the shard (scankit's parallel radix sort; stable)
+//   phase 3  samples: S regular samples of the sorted shard, all-gathered; every rank computes
+//            the same p - 1 splitters from them (detail/splitters.hpp)
+//   phase 4  cuts: binary searches for the splitters in the sorted shard give the piece for each
+//            rank; all-gather of the piece sizes, so every rank knows what it receives
+//   phase 5  all-to-all of the pieces (keys, then values; MPI_Alltoallv)
+//   phase 6  local sort of the received pieces (stable: equal keys stay in rank order, which is
+//            the global input order)
+//   phase 7  balance: the ranges the splitters cut are within about n/S + p items of the
+//            balanced ones; moving that difference between neighbouring ranks leaves exactly
+//            balanced_size(n, r, p) items on rank r (nothing moves when the cuts were exact)
+//
+// Ties between equal keys are broken by (rank, position), so the result is a stable sort of the
+// global sequence, and runs of equal keys split across ranks like any other keys.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "scankit/cpu/sort.hpp"
+#include "scankit/dist/detail/mpi/exchange.hpp"
+#include "scankit/dist/detail/mpi/rebalance.hpp"
+#include "scankit/dist/detail/plan.hpp"
+#include "scankit/dist/detail/signature.hpp"
+#include "scankit/dist/detail/splitters.hpp"
+#include "scankit/dist/mpi_communicator.hpp"
+#include "scankit/dist/types.hpp"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::dist::detail::mpi {
+
+/// Sorts the distributed keys (and values, when `values` is not null); every rank's vectors are
+/// replaced by its balanced share of the sorted sequence.
+template <class K, class V>
+void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, const sort_options& opts,
+          const sort_config& cfg) {
+  static_assert(is_sort_key_v<K>, "scankit sorts 8..64-bit integers, float and double");
+  static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
+  const char* where = values ? "scankit::dist::sort_pairs" : "scankit::dist::sort_keys";
+  const int p = comm.size(), me = comm.rank();
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const std::int64_t per_rank = cfg.samples_per_rank > 0 ? cfg.samples_per_rank : default_samples_per_rank;
+
+  // ---- phase 1: exchange of the shard sizes ------------------------------------------------
+  int begin = 0, end = 0;
+  const auto failed = capture([&] {
+    std::tie(begin, end) = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+    if (values && values->size() != keys.size())
+      throw invalid_argument(std::string(where) + ": " + std::to_string(values->size()) + " values for " +
+                             std::to_string(keys.size()) + " keys");
+    if (cfg.samples_per_rank < 0) throw invalid_argument(std::string(where) + ": negative samples_per_rank");
+  });
+  signature sig(values ? "sort_pairs" : "sort_keys");
+  sig.add_type<K>();
+  sig.add_value(opts.descending);
+  sig.add_value(opts.begin_bit);
+  sig.add_value(opts.end_bit);
+  sig.add_value(per_rank);
+  if (values) sig.add_type<V>();
+  const auto sizes = exchange(comm, sig.value(), n, failed, where);
+  std::int64_t total = 0;
+  for (auto s : sizes) total += s;
+
+  // ---- phase 2: local sort -------------------------------------------------------------------
+  if (values) cpu::sort_pairs_parallel(keys.data(), values->data(), n, opts);
+  else cpu::sort_keys_parallel(keys.data(), n, opts);
+  const auto bits = [&](const K& k) {
+    return static_cast<std::uint64_t>(scankit::detail::sort_rank_bits(k, begin, end, opts.descending));
+  };
+
+  // ---- phase 3: samples and splitters ------------------------------------------------------
+  std::vector<sample> mine(static_cast<std::size_t>(per_rank));
+  const std::int64_t m = sample_count(n, per_rank);
+  for (std::int64_t j = 0; j < m; ++j) {
+    const std::int64_t pos = sample_position(j, n, m);
+    mine[static_cast<std::size_t>(j)] = {bits(keys[static_cast<std::size_t>(pos)]), me, pos};
+  }
+  const auto all = allgather(comm, mine.data(), mine.size(), where);
+  const auto split = choose_splitters(all, sizes, per_rank);
+
+  // ---- phase 4: cuts and piece sizes ---------------------------------------------------------
+  auto first_where = [&](auto pred) {
+    return static_cast<std::int64_t>(std::partition_point(keys.begin(), keys.end(), pred) - keys.begin());
+  };
+  const auto lower = [&](std::uint64_t b) { return first_where([&](const K& k) { return bits(k) < b; }); };
+  const auto upper = [&](std::uint64_t b) { return first_where([&](const K& k) { return bits(k) <= b; }); };
+  std::vector<std::int64_t> cut(static_cast<std::size_t>(p) + 1, 0);
+  cut[static_cast<std::size_t>(p)] = n;
+  for (int k = 1; k < p; ++k) cut[static_cast<std::size_t>(k)] = local_cut(split[static_cast<std::size_t>(k - 1)], me, n, lower, upper);
+  std::vector<std::int64_t> piece_sizes(static_cast<std::size_t>(p));
+  for (int k = 0; k < p; ++k)
+    piece_sizes[static_cast<std::size_t>(k)] = cut[static_cast<std::size_t>(k) + 1] - cut[static_cast<std::size_t>(k)];
+  const auto matrix = allgather(comm, piece_sizes.data(), piece_sizes.size(), where);  // [from][to]
+
+  // ---- phase 5: all-to-all ------------------------------------------------------------------
+  std::vector<piece> sends(static_cast<std::size_t>(p)), recvs(static_cast<std::size_t>(p));
+  std::vector<std::int64_t> bucket(static_cast<std::size_t>(p), 0);  // items each rank receives
+  for (int q = 0; q < p; ++q) {
+    sends[static_cast<std::size_t>(q)] = {cut[static_cast<std::size_t>(q)], piece_sizes[static_cast<std::size_t>(q)]};
+    for (int k = 0; k < p; ++k) {
+      const std::int64_t c = matrix[static_cast<std::size_t>(q) * static_cast<std::size_t>(p) + static_cast<std::size_t>(k)];
+      if (k == me) recvs[static_cast<std::size_t>(q)] = {bucket[static_cast<std::size_t>(k)], c};
+      bucket[static_cast<std::size_t>(k)] += c;
+    }
+  }
+  const std::int64_t received = bucket[static_cast<std::size_t>(me)];
+  std::vector<K> rkeys(static_cast<std::size_t>(received));
+  alltoallv(comm, keys.data(), sends, rkeys.data(), recvs, where);
+  std::vector<V> rvalues(values ? static_cast<std::size_t>(received) : 0);
+  if (values) alltoallv(comm, values->data(), sends, rvalues.data(), recvs, where);
+
+  // ---- phase 6: local sort of the received pieces --------------------------------------------
+  if (values) cpu::sort_pairs_parallel(rkeys.data(), rvalues.data(), received, opts);
+  else cpu::sort_keys_parallel(rkeys.data(), received, opts);
+
+  // ---- phase 7: exact balance ------------------------------------------------------------------
+  const auto target = balanced_sizes(total, p);
+  if (bucket == target) {
+    keys = std::move(rkeys);
+    if (values) *values = std::move(rvalues);
+    return;
+  }
+  keys.resize(static_cast<std::size_t>(target[static_cast<std::size_t>(me)]));
+  move_layout(comm, rkeys.data(), bucket, target, keys.data(), where);
+  if (values) {
+    values->resize(keys.size());
+    move_layout(comm, rvalues.data(), bucket, target, values->data(), where);
+  }
+}
+
+}  // namespace scankit::dist::detail::mpi

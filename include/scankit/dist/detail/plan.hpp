@@ -1,0 +1,66 @@
+// Host-side plans shared by both backends: prefix offsets of per-rank counts, and the
+// transfers that move a distributed array from one layout to another without changing its
+// global order (rebalancing, and the sort's final balancing step).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "scankit/dist/types.hpp"
+
+namespace scankit::dist::detail {
+
+/// offsets[q] = sizes[0] + ... + sizes[q - 1]; offsets[p] = the total.
+inline std::vector<std::int64_t> exclusive_offsets(std::span<const std::int64_t> sizes) {
+  std::vector<std::int64_t> off(sizes.size() + 1, 0);
+  for (std::size_t q = 0; q < sizes.size(); ++q) off[q + 1] = off[q] + sizes[q];
+  return off;
+}
+
+/// The balanced layout of `total` items over `ranks` ranks.
+inline std::vector<std::int64_t> balanced_sizes(std::int64_t total, int ranks) {
+  std::vector<std::int64_t> s(static_cast<std::size_t>(ranks));
+  for (int q = 0; q < ranks; ++q) s[static_cast<std::size_t>(q)] = balanced_size(total, q, ranks);
+  return s;
+}
+
+/// One contiguous piece exchanged with one peer: `count` items at `offset` of the local array
+/// (the source array for a send, the destination for a receive).
+struct piece {
+  std::int64_t offset = 0;
+  std::int64_t count = 0;
+};
+
+/// What one rank sends to and receives from every rank (itself included) to move the array
+/// from layout `from` (items per rank) to layout `to`, keeping the global order. Pieces are
+/// indexed by peer; received pieces land in peer order, which is the global order.
+struct transfer_plan {
+  std::vector<piece> send;
+  std::vector<piece> recv;
+  bool identity = false;  // from == to: nothing moves on any rank
+};
+
+inline transfer_plan plan_transfer(std::span<const std::int64_t> from, std::span<const std::int64_t> to,
+                                   int rank) {
+  const int p = static_cast<int>(from.size());
+  const auto f = exclusive_offsets(from), t = exclusive_offsets(to);
+  transfer_plan plan;
+  plan.send.resize(static_cast<std::size_t>(p));
+  plan.recv.resize(static_cast<std::size_t>(p));
+  plan.identity = std::equal(from.begin(), from.end(), to.begin(), to.end());
+  const auto r = static_cast<std::size_t>(rank);
+  for (std::size_t q = 0; q < static_cast<std::size_t>(p); ++q) {
+    // My current items [f[r], f[r+1]) against q's target range [t[q], t[q+1]).
+    const std::int64_t s0 = std::max(f[r], t[q]), s1 = std::min(f[r + 1], t[q + 1]);
+    if (s1 > s0) plan.send[q] = {s0 - f[r], s1 - s0};
+    // q's current items against my target range.
+    const std::int64_t r0 = std::max(f[q], t[r]), r1 = std::min(f[q + 1], t[r + 1]);
+    if (r1 > r0) plan.recv[q] = {r0 - t[r], r1 - r0};
+  }
+  return plan;
+}
+
+}  // namespace scankit::dist::detail
