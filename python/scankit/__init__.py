@@ -1,0 +1,53 @@
+"""scankit: prefix scans, stream compaction, radix sort and histograms for NumPy, CuPy and PyTorch.
+
+Arrays in, arrays of the same library out. NumPy arrays (and PyTorch CPU tensors) run on the
+CPU backend (oneTBB); CuPy arrays, PyTorch CUDA tensors and other CUDA arrays
+(``__cuda_array_interface__`` or DLPack) run on the GPU they live on, on the caller's current
+stream, with outputs and workspace from the caller's allocator. Inputs are never modified.
+Strided inputs are copied to contiguous ones first.
+
+    >>> import numpy as np, scankit
+    >>> scankit.cumsum(np.array([3, 1, 4, 1, 5], dtype=np.int32))
+    array([ 3,  4,  8,  9, 14], dtype=int32)
+
+Functions: scan, cumsum, cumprod, cummax, cummin; sort, argsort, sort_by_key; select, compress,
+nonzero, flatnonzero, partition, unique, unique_consecutive; histogram, bincount; algorithms.
+Errors: TypeError (unsupported dtype), ValueError (shapes, axes, devices, names), MemoryError
+(out of memory), RuntimeError (no GPU, or a build without CUDA). See docs/PYTHON.md.
+"""
+
+from . import _capi
+from ._compact import compress, flatnonzero, nonzero, partition, select, unique, unique_consecutive
+from ._histogram import bincount, histogram
+from ._scan import cummax, cummin, cumprod, cumsum, scan
+from ._sort import argsort, sort, sort_by_key
+
+__version__ = _capi.version()
+
+__all__ = [
+    "algorithms", "argsort", "bincount", "built_with_cuda", "compress", "cummax", "cummin", "cumprod", "cumsum",
+    "device_count", "flatnonzero", "histogram", "nonzero", "partition", "scan", "select", "sort", "sort_by_key",
+    "unique", "unique_consecutive",
+]
+
+
+def algorithms(primitive):
+    """The algorithm names of ``"scan"``, ``"sort"``, ``"compact"`` (select, nonzero, partition,
+    unique) or ``"histogram"`` (histogram, bincount), for the ``algorithm=`` argument.
+
+    The GPU algorithms come first (the default first, except for scans, which list them in
+    the order docs/ALGORITHMS.md teaches them and default to ``decoupled-lookback``), then the
+    CPU ones (``cpu-...``), which host arrays take. A build without CUDA lists only the CPU
+    ones.
+    """
+    return _capi.algorithm_names(primitive)
+
+
+def built_with_cuda():
+    """Whether the native library has the CUDA backend."""
+    return _capi.built_with_cuda()
+
+
+def device_count():
+    """CUDA devices visible to scankit (0 without a GPU or without CUDA in the build)."""
+    return _capi.device_count()

@@ -1,0 +1,452 @@
+"""Arrays of NumPy, PyTorch and CuPy behind one small interface.
+
+Every public function turns its inputs into ``Arr`` objects: the caller's array, its library
+(`ops`), its device (-1 for host memory) and its dtype name. Outputs and workspace are
+allocated with the caller's library, on the input's device, so its allocator (PyTorch's and
+CuPy's caching pools) serves them, and results come back as arrays of that library. Torch and
+CuPy are imported only when an input is one of theirs. Other GPU arrays (anything with
+``__cuda_array_interface__`` or ``__dlpack__``) are viewed through CuPy, or PyTorch when CuPy is
+absent, without a copy, and results are handed back through the input library's
+``from_dlpack`` where it has one.
+"""
+
+import sys
+
+import numpy as np
+
+_NUMPY_NAMES = {
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64",
+}
+
+
+def _translate_oom(e):
+    """PyTorch reports device OOM as a RuntimeError subclass; scankit raises MemoryError."""
+    if type(e).__name__ == "OutOfMemoryError" and not isinstance(e, MemoryError):
+        return MemoryError(str(e))
+    return None
+
+
+class NumpyOps:
+    name = "numpy"
+
+    def dtype_name(self, x):
+        n = x.dtype.name
+        return n if n in _NUMPY_NAMES else str(x.dtype)
+
+    def device(self, x):
+        return -1
+
+    def ptr(self, x):
+        return x.__array_interface__["data"][0]
+
+    def stream(self, device):
+        return 0
+
+    def empty(self, shape, dtype, device):
+        return np.empty(shape, dtype=dtype)
+
+    def zeros(self, shape, dtype, device):
+        return np.zeros(shape, dtype=dtype)
+
+    def contiguous(self, x):
+        return np.ascontiguousarray(x)
+
+    def is_contiguous(self, x):
+        return x.flags.c_contiguous
+
+    def astype(self, x, dtype):
+        return x.astype(dtype)
+
+    def view(self, x, dtype):
+        return x.view(dtype)
+
+    def reshape(self, x, shape):
+        return x.reshape(shape)
+
+    def moveaxis(self, x, src, dst):
+        return np.moveaxis(x, src, dst)
+
+    def from_numpy(self, a, device):
+        return a
+
+    def to_numpy(self, x):
+        return np.asarray(x)
+
+    def ne_zero(self, x):
+        return x != 0
+
+    def logical_not(self, x):
+        return np.logical_not(x)
+
+    def take(self, x, idx, axis=None):
+        return np.take(x, idx, axis=axis)
+
+    def max(self, x):
+        return x.max().item()
+
+    def min(self, x):
+        return x.min().item()
+
+    def concat(self, xs):
+        return np.concatenate(xs)
+
+    def floor_divide(self, x, d):
+        return x // d
+
+    def remainder(self, x, d):
+        return x % d
+
+    def arange(self, n, device):
+        return np.arange(n, dtype=np.int64)
+
+    def flip(self, x):
+        return x[::-1]
+
+    def copy_into(self, dst, src):
+        np.copyto(dst, src)
+
+    def wrap_result(self, x):
+        return x
+
+
+class TorchOps:
+    name = "torch"
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+        self.by_name = {
+            "bool": torch.bool, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
+            "int64": torch.int64, "uint8": torch.uint8, "float16": torch.float16,
+            "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
+        }
+        for n in ("uint16", "uint32", "uint64"):
+            if hasattr(torch, n):
+                self.by_name[n] = getattr(torch, n)
+        self.names = {v: k for k, v in self.by_name.items()}
+
+    def dtype_name(self, x):
+        return self.names.get(x.dtype, str(x.dtype).replace("torch.", ""))
+
+    def device(self, x):
+        return x.device.index if x.device.type == "cuda" else -1 if x.device.type == "cpu" else -2
+
+    def ptr(self, x):
+        return x.data_ptr()
+
+    def stream(self, device):
+        return self.torch.cuda.current_stream(device).cuda_stream
+
+    def _dev(self, device):
+        return self.torch.device("cuda", device) if device >= 0 else self.torch.device("cpu")
+
+    def _dtype(self, dtype):
+        try:
+            return self.by_name[np.dtype(dtype).name if not isinstance(dtype, str) else dtype]
+        except KeyError:
+            raise TypeError(f"PyTorch has no dtype {dtype}") from None
+
+    def empty(self, shape, dtype, device):
+        try:
+            return self.torch.empty(shape, dtype=self._dtype(dtype), device=self._dev(device))
+        except RuntimeError as e:
+            raise (_translate_oom(e) or e) from e
+
+    def zeros(self, shape, dtype, device):
+        try:
+            return self.torch.zeros(shape, dtype=self._dtype(dtype), device=self._dev(device))
+        except RuntimeError as e:
+            raise (_translate_oom(e) or e) from e
+
+    def contiguous(self, x):
+        return x.contiguous()
+
+    def is_contiguous(self, x):
+        return x.is_contiguous()
+
+    def astype(self, x, dtype):
+        return x.to(self._dtype(dtype))
+
+    def view(self, x, dtype):
+        return x.view(self._dtype(dtype))
+
+    def reshape(self, x, shape):
+        return x.reshape(shape)
+
+    def moveaxis(self, x, src, dst):
+        return self.torch.movedim(x, src, dst)
+
+    def from_numpy(self, a, device):
+        t = self.torch.from_numpy(np.ascontiguousarray(a))
+        return t.to(self._dev(device)) if device >= 0 else t
+
+    def to_numpy(self, x):
+        return x.detach().cpu().numpy()
+
+    def ne_zero(self, x):
+        return x != 0
+
+    def logical_not(self, x):
+        return self.torch.logical_not(x)
+
+    def take(self, x, idx, axis=None):
+        if axis is None:
+            return x.reshape(-1)[idx]
+        return self.torch.index_select(x, axis, idx)
+
+    def max(self, x):
+        return x.max().item()
+
+    def min(self, x):
+        return x.min().item()
+
+    def concat(self, xs):
+        return self.torch.cat(xs)
+
+    def floor_divide(self, x, d):
+        return self.torch.div(x, d, rounding_mode="floor")
+
+    def remainder(self, x, d):
+        return self.torch.remainder(x, d)
+
+    def arange(self, n, device):
+        return self.torch.arange(n, dtype=self.torch.int64, device=self._dev(device))
+
+    def flip(self, x):
+        return self.torch.flip(x, (0,))
+
+    def copy_into(self, dst, src):
+        dst.copy_(src)
+
+    def wrap_result(self, x):
+        return x
+
+
+class CupyOps:
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+
+        self.cp = cupy
+
+    def dtype_name(self, x):
+        n = x.dtype.name
+        return n if n in _NUMPY_NAMES else str(x.dtype)
+
+    def device(self, x):
+        return x.device.id
+
+    def ptr(self, x):
+        return x.data.ptr
+
+    def stream(self, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.cuda.get_current_stream().ptr
+
+    def empty(self, shape, dtype, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.empty(shape, dtype=dtype)
+
+    def zeros(self, shape, dtype, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.zeros(shape, dtype=dtype)
+
+    def contiguous(self, x):
+        with x.device:
+            return self.cp.ascontiguousarray(x)
+
+    def is_contiguous(self, x):
+        return x.flags.c_contiguous
+
+    def astype(self, x, dtype):
+        with x.device:
+            return x.astype(dtype)
+
+    def view(self, x, dtype):
+        return x.view(dtype)
+
+    def reshape(self, x, shape):
+        return x.reshape(shape)
+
+    def moveaxis(self, x, src, dst):
+        return self.cp.moveaxis(x, src, dst)
+
+    def from_numpy(self, a, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.asarray(a)
+
+    def to_numpy(self, x):
+        return self.cp.asnumpy(x)
+
+    def ne_zero(self, x):
+        with x.device:
+            return x != 0
+
+    def logical_not(self, x):
+        with x.device:
+            return self.cp.logical_not(x)
+
+    def take(self, x, idx, axis=None):
+        with x.device:
+            return self.cp.take(x, idx, axis=axis)
+
+    def max(self, x):
+        with x.device:
+            return x.max().item()
+
+    def min(self, x):
+        with x.device:
+            return x.min().item()
+
+    def concat(self, xs):
+        with xs[0].device:
+            return self.cp.concatenate(xs)
+
+    def floor_divide(self, x, d):
+        with x.device:
+            return x // d
+
+    def remainder(self, x, d):
+        with x.device:
+            return x % d
+
+    def arange(self, n, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.arange(n, dtype=self.cp.int64)
+
+    def flip(self, x):
+        return x[::-1]
+
+    def copy_into(self, dst, src):
+        with dst.device:
+            dst[...] = src
+
+    def wrap_result(self, x):
+        return x
+
+
+class ForeignOps:
+    """A GPU array of another library, viewed through CuPy or PyTorch (no copy)."""
+
+    def __init__(self, inner, module):
+        self.inner = inner
+        self.module = module
+        self.name = getattr(module, "__name__", "foreign")
+
+    def __getattr__(self, attr):
+        return getattr(self.inner, attr)
+
+    def wrap_result(self, x):
+        for owner in (self.module, getattr(self.module, "numpy", None), getattr(self.module, "dlpack", None)):
+            f = getattr(owner, "from_dlpack", None) if owner is not None else None
+            if f is not None:
+                try:
+                    return f(x)
+                except Exception:  # noqa: BLE001 - fall back to the viewing library's array
+                    pass
+        return x
+
+
+_ops_cache = {}
+
+
+def _ops(kind):
+    if kind not in _ops_cache:
+        _ops_cache[kind] = {"numpy": NumpyOps, "torch": TorchOps, "cupy": CupyOps}[kind]()
+    return _ops_cache[kind]
+
+
+def _view_foreign(x):
+    """(ops, array) for a GPU array of another library, through CuPy or PyTorch."""
+    errors = []
+    try:
+        import cupy
+
+        return _ops("cupy"), cupy.asarray(x) if hasattr(x, "__cuda_array_interface__") else cupy.from_dlpack(x)
+    except Exception as e:  # noqa: BLE001
+        errors.append(f"cupy: {e}")
+    try:
+        import torch
+
+        if hasattr(x, "__dlpack__"):
+            return _ops("torch"), torch.from_dlpack(x)
+        return _ops("torch"), torch.as_tensor(x, device="cuda")
+    except Exception as e:  # noqa: BLE001
+        errors.append(f"torch: {e}")
+    raise TypeError(
+        f"scankit cannot read a {type(x).__module__}.{type(x).__name__} without CuPy or PyTorch "
+        f"to view it ({'; '.join(errors)})"
+    )
+
+
+class Arr:
+    """An input array: the object, its library's ops, device and dtype name."""
+
+    __slots__ = ("x", "ops", "device", "dtype")
+
+    def __init__(self, x, ops):
+        self.x = x
+        self.ops = ops
+        self.device = ops.device(x)
+        if self.device == -2:
+            raise ValueError(f"scankit runs on CPU and CUDA arrays, not on {x.device}")
+        self.dtype = ops.dtype_name(x)
+
+    @property
+    def shape(self):
+        return tuple(self.x.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for s in self.x.shape:
+            n *= int(s)
+        return n
+
+    @property
+    def ndim(self):
+        return len(self.x.shape)
+
+    def with_array(self, y):
+        return Arr(y, self.ops)
+
+
+def wrap(x, name="x"):
+    """The Arr for a user's input (NumPy, PyTorch, CuPy, another GPU array, or array-like)."""
+    if isinstance(x, np.ndarray):
+        return Arr(x, _ops("numpy"))
+    mod = type(x).__module__.split(".")[0]
+    if mod == "torch" and "torch" in sys.modules and isinstance(x, sys.modules["torch"].Tensor):
+        return Arr(x, _ops("torch"))
+    if mod == "cupy" and "cupy" in sys.modules and isinstance(x, sys.modules["cupy"].ndarray):
+        return Arr(x, _ops("cupy"))
+    if hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")
+                                                   and _dlpack_on_gpu(x)):
+        inner, y = _view_foreign(x)
+        return Arr(y, ForeignOps(inner, sys.modules.get(mod)))
+    if hasattr(x, "__array__") or isinstance(x, (list, tuple, int, float, bool, np.generic)):
+        return Arr(np.asarray(x), _ops("numpy"))
+    raise TypeError(f"{name} must be an array (NumPy, PyTorch, CuPy or a CUDA array), not {type(x).__name__}")
+
+
+def _dlpack_on_gpu(x):
+    try:
+        kind, _ = x.__dlpack_device__()
+    except Exception:  # noqa: BLE001
+        return False
+    return int(kind) in (2, 3, 13)  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
+
+
+def same_place(a, b, what):
+    """Raises ValueError unless two inputs share a library and a device."""
+    if a.ops.name != b.ops.name:
+        raise ValueError(f"{what}: arrays of different libraries ({a.ops.name} and {b.ops.name})")
+    if a.device != b.device:
+        raise ValueError(f"{what}: arrays on different devices ({_where(a.device)} and {_where(b.device)})")
+
+
+def _where(device):
+    return "cpu" if device < 0 else f"cuda:{device}"

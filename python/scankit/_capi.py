@@ -1,0 +1,119 @@
+"""The native library (libscankit_capi.so, a plain C ABI) through ctypes.
+
+The library has no Python headers in it, so one build serves every Python 3 version. It lies
+next to this file: ``pip install ./python`` puts it there, and a CMake build stages a ready
+package in ``<build>/python/scankit``.
+"""
+
+import ctypes
+import os
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_path = os.path.join(_here, "libscankit_capi.so")
+
+try:
+    lib = ctypes.CDLL(_path)
+except OSError as e:  # pragma: no cover - depends on how the package was built
+    raise ImportError(
+        f"scankit: cannot load its native library {_path} ({e}). Install the package with "
+        "`pip install ./python` from the scankit repository, or build it with CMake and put "
+        "<build>/python on PYTHONPATH."
+    ) from e
+
+# sk_status codes (python/src/capi.h)
+OK, EVALUE, ETYPE, ENOMEM, ENODEVICE, ECUDA, EOTHER = range(7)
+
+# sk_dtype codes
+DTYPE_CODES = {
+    "int8": 1, "int16": 2, "int32": 3, "int64": 4,
+    "uint8": 5, "uint16": 6, "uint32": 7, "uint64": 8,
+    "float16": 9, "bfloat16": 10, "float32": 11, "float64": 12,
+}
+OP_CODES = {"sum": 0, "prod": 1, "min": 2, "max": 3, "and": 4, "or": 5, "xor": 6}
+PRED_NONZERO, PRED_LESS, PRED_GREATER = 0, 1, 2
+
+_i = ctypes.c_int
+_i64 = ctypes.c_int64
+_u64 = ctypes.c_uint64
+_p = ctypes.c_void_p
+_s = ctypes.c_char_p
+_pi64 = ctypes.POINTER(ctypes.c_int64)
+_up = ctypes.c_size_t  # uintptr_t
+
+_protos = {
+    "sk_version": (_s, []),
+    "sk_built_with_cuda": (_i, []),
+    "sk_device_count": (_i, []),
+    "sk_last_error": (_s, []),
+    "sk_algorithms": (_s, [_s]),
+    "sk_scan_workspace": (_i, [_i, _i, _i64, _i64, _i64, _s, _pi64]),
+    "sk_scan": (_i, [_i, _i, _i, _i, _p, _p, _p, _i64, _i64, _i64, _s, _p, _i64, _up]),
+    "sk_sort_workspace": (_i, [_i, _i, _i64, _i, _i, _s, _pi64]),
+    "sk_sort": (_i, [_i, _i, _p, _p, _p, _p, _i, _i, _i64, _i, _s, _p, _i64, _up]),
+    "sk_compact_workspace": (_i, [_i, _i64, _i, _s, _pi64]),
+    "sk_select_flagged": (_i, [_i, _i, _p, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_select_if": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_partition": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_nonzero": (_i, [_i, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_unique": (_i, [_i, _i, _p, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_read_count": (_i, [_i, _p, _up, _pi64]),
+    "sk_fill_tail": (_i, [_i, _i, _p, _p, _i64, _p, _up]),
+    "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _s, _up]),
+    "sk_histogram_edges": (_i, [_i, _i, _p, _i64, _p, _p, _i64, _s, _up]),
+    "sk_bincount": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up]),
+}
+for _name, (_res, _args) in _protos.items():
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+
+def call(name, *args):
+    """Calls sk_<name>(*args) and raises the matching Python exception on failure."""
+    status = getattr(lib, "sk_" + name)(*args)
+    if status != OK:
+        message = lib.sk_last_error().decode("utf-8", "replace")
+        if status == EVALUE:
+            raise ValueError(message)
+        if status == ETYPE:
+            raise TypeError(message)
+        if status == ENOMEM:
+            raise MemoryError(message)
+        raise RuntimeError(message)
+
+
+def workspace_bytes(name, *args):
+    """Calls sk_<name>_workspace(*args, &bytes) and returns bytes."""
+    out = ctypes.c_int64(0)
+    call(name + "_workspace", *args, ctypes.byref(out))
+    return out.value
+
+
+def version():
+    return lib.sk_version().decode()
+
+
+def built_with_cuda():
+    return bool(lib.sk_built_with_cuda())
+
+
+def device_count():
+    return int(lib.sk_device_count())
+
+
+def algorithm_names(primitive):
+    names = lib.sk_algorithms(primitive.encode())
+    if names is None:
+        raise ValueError(
+            f"unknown primitive {primitive!r}; choose from 'scan', 'sort', 'compact', 'histogram'"
+        )
+    return names.decode().split(",")
+
+
+def algo(name):
+    """An algorithm argument for the C ABI ("" for the default)."""
+    if name is None:
+        return b""
+    if not isinstance(name, str):
+        raise TypeError(f"algorithm must be a string, not {type(name).__name__}")
+    return name.encode()

@@ -1,0 +1,108 @@
+"""Helpers every primitive shares: dtype names, axes, workspace, scalars, compaction results."""
+
+import ctypes
+import operator
+
+import numpy as np
+
+from . import _capi
+
+
+def dtype_name(dtype):
+    """A dtype argument (NumPy dtype or name, torch dtype, Python type) as a NumPy-style name."""
+    if dtype is None:
+        return None
+    mod = type(dtype).__module__
+    if mod.startswith("torch"):
+        return str(dtype).replace("torch.", "")
+    if isinstance(dtype, str) and dtype == "bfloat16":
+        return dtype
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        raise TypeError(f"not a dtype: {dtype!r}") from None
+
+
+def normalize_axis(axis, ndim, what):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{what}: axis must be an integer or None, not {type(axis).__name__}") from None
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{what}: axis {axis} is out of bounds for an array of {ndim} dimensions")
+    return axis % ndim
+
+
+def prod(shape):
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def flat(a):
+    """The input as a C-contiguous 1-D array of its library."""
+    x = a.x
+    if not a.ops.is_contiguous(x):
+        x = a.ops.contiguous(x)
+    return a.ops.reshape(x, (a.size,))
+
+
+def ptr(ops, x):
+    return None if x is None else ops.ptr(x)
+
+
+def stream(a):
+    return a.ops.stream(a.device) if a.device >= 0 else 0
+
+
+def workspace(a, nbytes):
+    """Device workspace from the caller's allocator (None when nothing is needed)."""
+    if nbytes <= 0:
+        return None
+    return a.ops.empty((int(nbytes),), "uint8", a.device)
+
+
+def host_scalar(value, dtype):
+    """One item of `dtype` in host memory, for the C ABI (keep the result alive during the call)."""
+    if dtype == "bfloat16":
+        f = np.array(value, dtype=np.float32).view(np.uint32)
+        # round to nearest even, as a float32 -> bfloat16 conversion does
+        bits = ((f + 0x7FFF + ((f >> 16) & 1)) >> 16).astype(np.uint16)
+        if np.isnan(np.float32(value)):
+            bits = np.uint16(0x7FC0)
+        return np.array(bits, dtype=np.uint16)
+    return np.array(value, dtype=dtype)
+
+
+def host_ptr(buf):
+    return None if buf is None else buf.ctypes.data_as(ctypes.c_void_p)
+
+
+def check_size_arg(size, what):
+    if size is None:
+        return None
+    try:
+        size = operator.index(size)
+    except TypeError:
+        raise TypeError(f"{what}: size must be an integer, not {type(size).__name__}") from None
+    if size < 0:
+        raise ValueError(f"{what}: size must be >= 0, not {size}")
+    return size
+
+
+def compaction_result(a, out, count, size, fill_value, item_dtype):
+    """The exact result out[:count] (one host round trip on the GPU: the count), or, with
+    size=, out[:size] with the positions past the count set to fill_value (no round trip)."""
+    ops = a.ops
+    if size is None:
+        value = ctypes.c_int64(0)
+        _capi.call("read_count", a.device, ops.ptr(count), stream(a), ctypes.byref(value))
+        return out[: value.value], value.value
+    fill = host_scalar(0 if fill_value is None else fill_value, item_dtype)
+    _capi.call("fill_tail", a.device, fill.itemsize, ops.ptr(out), ops.ptr(count), size, host_ptr(fill), stream(a))
+    return out[:size], None
+
+
+def itemsize(name):
+    return 2 if name == "bfloat16" else 1 if name == "bool" else np.dtype(name).itemsize

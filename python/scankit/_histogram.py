@@ -1,0 +1,168 @@
+"""Histograms: histogram (numpy.histogram's bins) and bincount."""
+
+import math
+import operator
+
+import numpy as np
+
+from . import _capi
+from ._arrays import wrap
+from ._core import flat, stream
+
+# Sample types the library counts, and what the others are counted as.
+_NATIVE = ("uint8", "uint16", "int32", "uint32", "int64", "float32", "float64")
+_AS = {"bool": "uint8", "int8": "int32", "int16": "int32", "uint64": "float64", "float16": "float32",
+       "bfloat16": "float32"}
+SUPPORTED = _NATIVE + tuple(_AS)
+
+
+def _samples(a, what):
+    """The flattened samples in a type the library counts."""
+    ops = a.ops
+    x = flat(a)
+    if a.dtype in _NATIVE:
+        return x, a.dtype
+    if a.dtype == "bool":
+        return ops.view(x, "uint8"), "uint8"
+    if a.dtype in _AS:
+        return ops.astype(x, _AS[a.dtype]), _AS[a.dtype]
+    raise TypeError(f"{what} does not take {a.dtype} samples; supported: {', '.join(SUPPORTED)}")
+
+
+def _outer_edges(a, x, rng):
+    """numpy's _get_outer_edges: the range, checked, or the samples' min and max."""
+    if rng is not None:
+        first, last = rng
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = a.ops.min(x), a.ops.max(x)
+        if not (math.isfinite(first) and math.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy's name
+    """``numpy.histogram``: ``(counts, bin_edges)``, counts as int64.
+
+    ``bins`` is a number of equal bins over ``range`` (default: the samples' min and max, one
+    round trip on the GPU) or an increasing sequence of edges. The bins are numpy's exactly:
+    edges from ``numpy.linspace`` (in the sample's float type, or float64 for integers), every
+    bin half-open but the last, which includes its upper edge; NaN and samples outside the
+    range are not counted. Samples: bool, integers, float16/bfloat16 (counted as float32),
+    float32, float64. No ``weights`` or ``density``. ``algorithm``: one of
+    ``scankit.algorithms("histogram")``.
+    """
+    a = wrap(x)
+    ops = a.ops
+    samples, st = _samples(a, "histogram")
+    n = int(samples.shape[0])
+    alg = _capi.algo(algorithm)
+    if isinstance(bins, str):
+        raise ValueError("histogram: bins must be a number of bins or a sequence of edges (no estimators)")
+    if np.ndim(bins) == 0 and not _is_array(bins):
+        try:
+            nb = operator.index(bins)
+        except TypeError:
+            raise TypeError("histogram: bins must be an integer or a sequence of edges") from None
+        if nb < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(a, samples, range)
+        bin_type = np.result_type(first, last, np.empty(0, dtype=st))
+        if np.issubdtype(bin_type, np.integer):
+            bin_type = np.result_type(bin_type, float)
+        edges = np.linspace(first, last, nb + 1, endpoint=True, dtype=bin_type)
+        counts = ops.empty((nb,), "int64", a.device)
+        _capi.call("histogram_even", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
+                   float(first), float(last), alg, stream(a))
+        return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(edges, a.device))
+    e = np.asarray(bins.get() if hasattr(bins, "get") and not isinstance(bins, np.ndarray) else
+                   (bins.cpu().numpy() if hasattr(bins, "cpu") else bins))
+    if e.ndim != 1 or e.size < 2:
+        raise ValueError("histogram: bins must be a 1-D sequence of at least two edges")
+    if np.any(e[:-1] > e[1:]):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    if np.any(e[:-1] == e[1:]):
+        raise ValueError("histogram: scankit needs strictly increasing edges")
+    level, samples, st = _levels(a, samples, st, e)
+    counts = ops.empty((e.size - 1,), "int64", a.device)
+    d_edges = ops.from_numpy(level, a.device)
+    _capi.call("histogram_edges", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts),
+               ops.ptr(d_edges), level.size, alg, stream(a))
+    _keep = d_edges  # noqa: F841 - the edges must outlive the stream-ordered call's launch
+    return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(e, a.device))
+
+
+def _is_array(b):
+    return hasattr(b, "__array_interface__") or hasattr(b, "__cuda_array_interface__") or hasattr(b, "__dlpack__")
+
+
+def _levels(a, samples, st, e):
+    """Edges in the library's level type (the sample type for floats, int64 for integers), the
+    last one moved up so that the last bin includes it; samples cast to float64 where the edges
+    are not exact in that type."""
+    if st in ("float32", "float64"):
+        lv = e.astype(st)
+        if not np.array_equal(lv.astype(np.float64), e.astype(np.float64)):
+            samples, st = a.ops.astype(samples, "float64"), "float64"
+            lv = e.astype(np.float64)
+        lv = lv.copy()
+        lv[-1] = np.nextafter(lv[-1], lv.dtype.type(np.inf))
+        return lv, samples, st
+    ef = e.astype(np.float64)
+    if np.all(np.floor(ef) == ef) and np.all(np.abs(ef) < 2.0**62):
+        lv = e.astype(np.int64)
+        lv[-1] += 1
+        return lv, samples, st
+    samples = a.ops.astype(samples, "float64")
+    lv = ef.copy()
+    lv[-1] = np.nextafter(lv[-1], np.inf)
+    return lv, samples, "float64"
+
+
+def bincount(x, minlength=0, *, length=None, algorithm=None):
+    """``numpy.bincount``: int64 counts of each value 0, 1, ..., of a 1-D array of non-negative
+    integers; ``max(x) + 1`` bins, at least ``minlength`` (one round trip on the GPU for the
+    max and min). ``length=`` counts exactly that many bins without the round trip, ignoring
+    values outside ``[0, length)``. No ``weights``."""
+    a = wrap(x)
+    ops = a.ops
+    if a.ndim != 1:
+        raise ValueError(f"bincount: x must be 1-D, not {a.ndim}-D")
+    if a.dtype.startswith("float") or a.dtype == "bfloat16":
+        raise TypeError(f"bincount needs integer samples, not {a.dtype}")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if a.dtype in ("int8", "int16"):
+        samples, st = ops.astype(flat(a), "int32"), "int32"
+    elif a.dtype == "uint64":
+        samples, st = ops.view(flat(a), "int64"), "int64"
+    elif a.dtype == "bool":
+        samples, st = ops.view(flat(a), "uint8"), "uint8"
+    elif a.dtype in ("uint8", "uint16", "int32", "uint32", "int64"):
+        samples, st = flat(a), a.dtype
+    else:
+        raise TypeError(f"bincount does not take {a.dtype} samples")
+    n = a.size
+    if length is not None:
+        nb = operator.index(length)
+        if nb < 0:
+            raise ValueError("bincount: length must not be negative")
+    elif n == 0:
+        nb = minlength
+    else:
+        if st not in ("uint8", "uint16", "uint32") and ops.min(samples) < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        nb = max(int(ops.max(samples)) + 1, minlength)
+    counts = ops.zeros((nb,), "int64", a.device) if nb == 0 else ops.empty((nb,), "int64", a.device)
+    if nb > 0:
+        _capi.call("bincount", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
+                   _capi.algo(algorithm), stream(a))
+    return ops.wrap_result(counts)

@@ -1,0 +1,151 @@
+/* The C ABI of scankit's Python package (libscankit_capi.so).
+ *
+ * Plain C types only (no Python headers), so one build of the library serves every Python
+ * version; python/scankit/_capi.py loads it with ctypes and declares these prototypes again.
+ *
+ * Conventions of every function below:
+ *   device   -1: the CPU backend (host pointers, synchronous); >= 0: that CUDA device (device
+ *            pointers, stream-ordered on `stream`, no synchronisation unless stated).
+ *   dtype    an SK_* element type code; op an SK_OP_* code.
+ *   stream   a cudaStream_t as an integer (0: the legacy default stream); ignored on the CPU.
+ *   algorithm  a name from sk_algorithms(), or "" for the default of the backend.
+ *   workspace  device memory of at least the bytes the matching *_workspace call returned
+ *            (16-byte aligned); unused on the CPU.
+ *   count    where compactions write how many items they kept: one int64 in device memory on
+ *            the GPU (read it with sk_read_count, or leave it there for sk_fill_tail), in host
+ *            memory on the CPU.
+ * Every function returns SK_OK or an SK_E* code; sk_last_error() then holds the message (per
+ * thread). Arguments are checked before anything runs, so a failed call leaves its inputs intact.
+ */
+#ifndef SCANKIT_CAPI_H
+#define SCANKIT_CAPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define SK_API __attribute__((visibility("default")))
+#else
+#define SK_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum sk_status {
+  SK_OK = 0,
+  SK_EVALUE = 1,     /* bad argument: size, shape, unknown name (Python: ValueError) */
+  SK_ETYPE = 2,      /* element type not supported by this function (TypeError) */
+  SK_ENOMEM = 3,     /* out of host or device memory (MemoryError) */
+  SK_ENODEVICE = 4,  /* no GPU, or a library built without CUDA (RuntimeError) */
+  SK_ECUDA = 5,      /* any other CUDA error (RuntimeError) */
+  SK_EOTHER = 6      /* anything else (RuntimeError) */
+};
+
+enum sk_dtype {
+  SK_I8 = 1, SK_I16 = 2, SK_I32 = 3, SK_I64 = 4,
+  SK_U8 = 5, SK_U16 = 6, SK_U32 = 7, SK_U64 = 8,
+  SK_F16 = 9, SK_BF16 = 10, SK_F32 = 11, SK_F64 = 12
+};
+
+enum sk_op { SK_OP_SUM = 0, SK_OP_PROD = 1, SK_OP_MIN = 2, SK_OP_MAX = 3,
+             SK_OP_AND = 4, SK_OP_OR = 5, SK_OP_XOR = 6 };
+
+/* Compaction predicates: x != 0, x < threshold, x > threshold. */
+enum sk_pred { SK_PRED_NONZERO = 0, SK_PRED_LESS = 1, SK_PRED_GREATER = 2 };
+
+SK_API const char* sk_version(void);
+SK_API int sk_built_with_cuda(void);
+/* CUDA devices visible (0 without a driver, a GPU, or CUDA in the build). */
+SK_API int sk_device_count(void);
+SK_API const char* sk_last_error(void);
+/* Comma-separated algorithm names of "scan", "sort", "compact" or "histogram": the GPU ones
+ * (the default first), then the CPU ones (cpu-...). NULL for an unknown primitive. */
+SK_API const char* sk_algorithms(const char* primitive);
+
+/* ---- scan along one axis --------------------------------------------------------------
+ * The input is a C-contiguous array viewed as [outer][len][inner]; every (outer, inner) pair
+ * is one scan of `len` items with stride `inner`. out may equal in. init: one item of dtype,
+ * combined before the first item of every scan (NULL: the operator's identity). Exclusive
+ * scans write init at each scan's first position. Types: int32/64, uint32/64, float32/64;
+ * and, or, xor need integers. */
+SK_API int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
+                             const char* algorithm, int64_t* bytes);
+SK_API int sk_scan(int device, int dtype, int op, int exclusive, const void* init, const void* in,
+                   void* out, int64_t outer, int64_t len, int64_t inner, const char* algorithm,
+                   void* workspace, int64_t workspace_bytes, uintptr_t stream);
+
+/* ---- sort ------------------------------------------------------------------------------
+ * Stable radix sort of n keys (every integer type, float16, bfloat16, float32, float64; IEEE
+ * total order for floats, NaNs last ascending). keys_out receives the sorted keys (keys_in is
+ * not modified unless it is keys_out). value_bytes: 0 keys only; else values_in/values_out
+ * hold n values of that many bytes (CPU: 1, 2, 4, 8, 16; GPU: 4, 8, 16), moved with their keys.
+ * indices != 0: argsort, values_out receives the int64 input positions (values_in unused). */
+SK_API int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
+                             const char* algorithm, int64_t* bytes);
+SK_API int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
+                   void* values_out, int value_bytes, int indices, int64_t n, int descending,
+                   const char* algorithm, void* workspace, int64_t workspace_bytes,
+                   uintptr_t stream);
+
+/* ---- compaction -------------------------------------------------------------------------
+ * Outputs hold n items (a compaction writes at most n; items past the count are unspecified).
+ * GPU item types: int32/64, uint32/64, float32/64, uint8 (select_flagged moves bits: any item
+ * of 1, 4 or 8 bytes). CPU: every type of sk_dtype except float16/bfloat16 for the
+ * value-dependent ones (nonzero, partition, unique); select_flagged any item of 1, 2, 4, 8
+ * or 16 bytes. */
+SK_API int sk_compact_workspace(int device, int64_t n, int item_bytes, const char* algorithm,
+                                int64_t* bytes);
+/* out[0, count) = in[i] for every flags[i] != 0 (uint8 flags), in order. */
+SK_API int sk_select_flagged(int device, int item_bytes, const void* in, const uint8_t* flags,
+                             void* out, int64_t n, int64_t* count, const char* algorithm,
+                             void* workspace, int64_t workspace_bytes, uintptr_t stream);
+/* out[0, count) = the items with pred(x) true (remove != 0: false), in order. */
+SK_API int sk_select_if(int device, int dtype, int pred, const void* threshold, int remove,
+                        const void* in, void* out, int64_t n, int64_t* count, const char* algorithm,
+                        void* workspace, int64_t workspace_bytes, uintptr_t stream);
+/* All n items: pred-true first in order, then the others (stable != 0: in input order, else
+ * reversed). count: the number selected. out must not overlap in. */
+SK_API int sk_partition(int device, int dtype, int pred, const void* threshold, int stable,
+                        const void* in, void* out, int64_t n, int64_t* count,
+                        const char* algorithm, void* workspace, int64_t workspace_bytes,
+                        uintptr_t stream);
+/* indices[0, count) = the positions of the nonzero items, ascending. */
+SK_API int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t n,
+                      int64_t* count, const char* algorithm, void* workspace,
+                      int64_t workspace_bytes, uintptr_t stream);
+/* The first item of every run of equal items to values, and (counts != NULL) each run's
+ * length. values must not overlap in on the GPU. */
+SK_API int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n,
+                     int64_t* count, const char* algorithm, void* workspace,
+                     int64_t workspace_bytes, uintptr_t stream);
+/* GPU: waits for `stream`, then returns the int64 at d_count. */
+SK_API int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t* value);
+/* out[min(count, size) .. size) = *fill (item_bytes of 1, 2, 4, 8 or 16; fill in host memory),
+ * with count read where it lies (device memory on the GPU): no synchronisation. */
+SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, int64_t size,
+                        const void* fill, uintptr_t stream);
+
+/* ---- histograms (counts: uint64, zeroed first) -----------------------------------------
+ * numpy.histogram's even bins: edges[i] = lower + i * (upper - lower) / bins as numpy.linspace
+ * computes them (in the sample type for float samples, in double for integer samples), sample
+ * x in bin i when edges[i] <= x < edges[i+1], the last bin closed; NaN and samples outside
+ * [lower, upper] are not counted. Types: uint8, uint16, int32, uint32, int64, float32/64. */
+SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                             int64_t bins, double lower, double upper, const char* algorithm,
+                             uintptr_t stream);
+/* Bins between sorted edges (bins + 1 of them; the sample type for float samples, int64 for
+ * integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
+SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                              const void* edges, int64_t num_edges, const char* algorithm,
+                              uintptr_t stream);
+/* counts[k] = number of samples equal to k, for 0 <= k < bins (integer samples). */
+SK_API int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                       int64_t bins, const char* algorithm, uintptr_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCANKIT_CAPI_H */

@@ -1,0 +1,387 @@
+// The C ABI's GPU backend: the library's device-pointer calls (and the kernels of
+// capi_kernels.hpp) on the caller's device and stream. Nothing here allocates device memory:
+// the Python side passes workspace from the caller's array library, so its allocator is used.
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "capi_internal.hpp"
+#include "capi_kernels.hpp"
+#include "scankit/cuda/compact.hpp"
+#include "scankit/cuda/histogram.hpp"
+#include "scankit/cuda/scan.hpp"
+#include "scankit/cuda/sort.hpp"
+
+namespace scankit::capi::gpu {
+namespace {
+
+namespace sc = scankit::cuda;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw scankit::cuda_error(static_cast<int>(e), std::string(what) + ": " + cudaGetErrorString(e));
+  }
+}
+
+/// Makes `device` current for the call and restores the caller's device after it.
+class device_scope {
+ public:
+  explicit device_scope(int device) {
+    const int count = device_count();
+    if (count == 0) throw scankit::no_device_error("no CUDA device is visible");
+    if (device < 0 || device >= count)
+      throw scankit::invalid_argument("device " + std::to_string(device) + " does not exist (" +
+                                      std::to_string(count) + " visible)");
+    check(cudaGetDevice(&previous_), "cudaGetDevice");
+    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+    device_ = device;
+  }
+  ~device_scope() {
+    if (previous_ != device_) (void)cudaSetDevice(previous_);
+  }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int previous_ = 0, device_ = 0;
+};
+
+cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+int sm_count(int device) {
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return sms;
+}
+
+/// A GPU algorithm name ("" = the default); CPU names are refused with the GPU ones listed.
+template <class Parse, class Default>
+auto gpu_choice(const std::string& a, Parse parse, Default fallback, const char* primitive) {
+  if (a.empty()) return fallback;
+  if (auto v = parse(a)) return *v;
+  const std::string all = algorithm_list(primitive);
+  if (a.rfind("cpu-", 0) == 0)
+    throw scankit::invalid_argument("algorithm '" + a + "' runs on the CPU; GPU arrays take one of " + all.substr(0, all.find(",cpu-")));
+  throw scankit::invalid_argument("unknown " + std::string(primitive) + " algorithm '" + a + "'; choose from " + all);
+}
+
+sc::scan_config scan_config_of(const std::string& a) {
+  sc::scan_config cfg;
+  cfg.algorithm = gpu_choice(a, sc::parse_scan_algorithm, sc::default_scan_algorithm, "scan");
+  return cfg;
+}
+sc::sort_config sort_config_of(const std::string& a) {
+  sc::sort_config cfg;
+  cfg.algorithm = gpu_choice(a, sc::parse_sort_algorithm, sc::default_sort_algorithm, "sort");
+  return cfg;
+}
+sc::compact_config compact_config_of(const std::string& a) {
+  sc::compact_config cfg;
+  cfg.algorithm = gpu_choice(a, sc::parse_compact_algorithm, sc::compact_algorithm::single_pass, "compact");
+  return cfg;
+}
+sc::histogram_options histogram_options_of(const std::string& a) {
+  sc::histogram_options o;
+  o.algorithm = gpu_choice(a, sc::parse_histogram_algorithm, sc::default_histogram_algorithm, "histogram");
+  return o;
+}
+
+/// f(type_identity<T>) for the compaction item types the library instantiates.
+template <class F>
+void visit_compact_type(int dtype, const char* what, F&& f) {
+  require_type(dtype, gpu_compact_types, what);
+  switch (dtype) {
+    case SK_I32: return f(std::type_identity<std::int32_t>{});
+    case SK_I64: return f(std::type_identity<std::int64_t>{});
+    case SK_U32: return f(std::type_identity<std::uint32_t>{});
+    case SK_U64: return f(std::type_identity<std::uint64_t>{});
+    case SK_F32: return f(std::type_identity<float>{});
+    case SK_F64: return f(std::type_identity<double>{});
+    case SK_U8: return f(std::type_identity<std::uint8_t>{});
+  }
+}
+
+template <class F>
+void visit_histogram_type(int dtype, unsigned allowed, const char* what, F&& f) {
+  require_type(dtype, allowed, what);
+  switch (dtype) {
+    case SK_U8: return f(std::type_identity<std::uint8_t>{});
+    case SK_U16: return f(std::type_identity<std::uint16_t>{});
+    case SK_I32: return f(std::type_identity<std::int32_t>{});
+    case SK_U32: return f(std::type_identity<std::uint32_t>{});
+    case SK_I64: return f(std::type_identity<std::int64_t>{});
+    case SK_F32: return f(std::type_identity<float>{});
+    case SK_F64: return f(std::type_identity<double>{});
+  }
+}
+
+template <class F>
+void visit_sort_key(int dtype, F&& f) {
+  switch (dtype) {
+    case SK_I8: return f(std::type_identity<std::int8_t>{});
+    case SK_I16: return f(std::type_identity<std::int16_t>{});
+    case SK_I32: return f(std::type_identity<std::int32_t>{});
+    case SK_I64: return f(std::type_identity<std::int64_t>{});
+    case SK_U8: return f(std::type_identity<std::uint8_t>{});
+    case SK_U16: case SK_F16: case SK_BF16: return f(std::type_identity<std::uint16_t>{});
+    case SK_U32: return f(std::type_identity<std::uint32_t>{});
+    case SK_U64: return f(std::type_identity<std::uint64_t>{});
+    case SK_F32: return f(std::type_identity<float>{});
+    case SK_F64: return f(std::type_identity<double>{});
+  }
+  require_type(dtype, sort_types, "sort");
+}
+
+void check_workspace(std::int64_t have, std::int64_t need, const char* where) {
+  if (have < need)
+    throw scankit::invalid_argument(std::string(where) + ": workspace of " + std::to_string(have) +
+                                    " bytes is smaller than the " + std::to_string(need) + " needed");
+}
+
+}  // namespace
+
+bool built() { return true; }
+
+int device_count() { return sc::device_count(); }
+
+std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len, std::int64_t inner,
+                            const std::string& algorithm) {
+  device_scope scope(device);
+  require_type(dtype, scan_types, "scan");
+  if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
+  const auto cfg = scan_config_of(algorithm);
+  const auto item = static_cast<std::size_t>(dtype_size(dtype));
+  if (outer * inner == 1 || (inner == 1 && !algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm))
+    return static_cast<std::int64_t>(sc::scan_workspace_bytes(len, item, cfg));
+  return kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device)).workspace_bytes;
+}
+
+void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
+          std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm, void* ws,
+          std::int64_t ws_bytes, std::uintptr_t stream) {
+  device_scope scope(device);
+  require_type(dtype, scan_types, "scan");
+  if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
+  scankit::detail::check_size(outer * len * inner, "scan");
+  const auto cfg = scan_config_of(algorithm);
+  const auto item = static_cast<std::size_t>(dtype_size(dtype));
+  const cudaStream_t s = as_stream(stream);
+  const bool library_per_line = outer * inner == 1 ||
+                                (inner == 1 && !algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm);
+  if (library_per_line) {
+    // The library's scan, once per line (one line for a 1-D array): any algorithm.
+    visit_number(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+                    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+                    std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        visit_op<T>(op, [&](auto m) {
+          const T first = init ? *static_cast<const T*>(init) : m.identity();
+          const auto kind = exclusive ? scankit::scan_kind::exclusive : scankit::scan_kind::inclusive;
+          for (std::int64_t a = 0; a < outer; ++a)
+            sc::scan(static_cast<const T*>(in) + a * len, static_cast<T*>(out) + a * len, len, m, kind, first, ws,
+                     static_cast<std::size_t>(ws_bytes), s, cfg);
+        });
+      }
+    });
+    return;
+  }
+  if (!algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm)
+    throw scankit::invalid_argument("scan: algorithm '" + algorithm +
+                                    "' scans one contiguous line at a time; move the axis last first");
+  const auto plan = kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device));
+  check_workspace(ws_bytes, plan.workspace_bytes, "scan");
+  if (plan.workspace_bytes > 0 && ws == nullptr) throw scankit::invalid_argument("scan: workspace is a null pointer");
+  if (outer * len * inner > 0 && (in == nullptr || out == nullptr))
+    throw scankit::invalid_argument("scan: null input or output");
+  kernels::batched_scan(dtype, op, exclusive, init, in, out, outer, len, inner, plan, ws, s);
+}
+
+std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
+                            const std::string& algorithm) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "sort");
+  if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
+  const auto cfg = sort_config_of(algorithm);
+  return static_cast<std::int64_t>(sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
+                                                            indices ? 8 : static_cast<std::size_t>(value_bytes), cfg));
+}
+
+void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
+          int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm, void* ws,
+          std::int64_t ws_bytes, std::uintptr_t stream) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "sort");
+  if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
+  scankit::detail::check_size(n, "sort");
+  const auto cfg = sort_config_of(algorithm);
+  const cudaStream_t s = as_stream(stream);
+  scankit::sort_options opts;
+  opts.descending = descending;
+  const bool half = dtype == SK_F16 || dtype == SK_BF16;
+  const int mant = dtype == SK_F16 ? 10 : 7;
+  if (half && n > 0) {
+    // Sort the ordered bits as uint16 in keys_out, then map them back.
+    if (keys_in == nullptr || keys_out == nullptr) throw scankit::invalid_argument("sort: null keys");
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_in), static_cast<std::uint16_t*>(keys_out), n, mant,
+                       true, s);
+    keys_in = keys_out;
+  }
+  const auto wsb = static_cast<std::size_t>(ws_bytes);
+  visit_sort_key(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    const K* kin = static_cast<const K*>(keys_in);
+    K* kout = static_cast<K*>(keys_out);
+    if (indices) {
+      sc::argsort(kin, kout, static_cast<std::int64_t*>(values_out), n, ws, wsb, s, opts, cfg);
+    } else if (value_bytes > 0) {
+      visit_bytes(value_bytes, sizes_gpu_sort, [&](auto vtag) {
+        using V = typename decltype(vtag)::type;
+        if constexpr (sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16)
+          sc::sort_pairs(kin, kout, static_cast<const V*>(values_in), static_cast<V*>(values_out), n, ws, wsb, s,
+                         opts, cfg);
+      });
+    } else {
+      sc::sort_keys(kin, kout, n, ws, wsb, s, opts, cfg);
+    }
+  });
+  if (half && n > 0)
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_out), static_cast<std::uint16_t*>(keys_out), n, mant,
+                       false, s);
+}
+
+std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes, const std::string& algorithm) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  return static_cast<std::int64_t>(sc::compact_workspace_bytes(n, static_cast<std::size_t>(item_bytes), cfg));
+}
+
+void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags, void* out, std::int64_t n,
+                    std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+                    std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  visit_bytes(item_bytes, (1u << 1) | (1u << 4) | (1u << 8), [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    if constexpr (sizeof(V) == 1 || sizeof(V) == 4 || sizeof(V) == 8)
+      sc::select_flagged(static_cast<const V*>(in), flags, static_cast<V*>(out), n, count, ws,
+                         static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+  });
+}
+
+void select_if(int device, int dtype, int pred, const void* threshold, bool remove, const void* in, void* out,
+               std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+               std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  visit_compact_type(dtype, "select", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto go = [&](auto p) {
+      if (remove)
+        sc::remove_if(static_cast<const T*>(in), static_cast<T*>(out), n, p, count, ws,
+                      static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+      else
+        sc::select_if(static_cast<const T*>(in), static_cast<T*>(out), n, p, count, ws,
+                      static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+    };
+    if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
+    if (!threshold) throw scankit::invalid_argument("select: a threshold predicate needs a threshold");
+    if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
+    if (pred == SK_PRED_GREATER) return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
+    throw scankit::invalid_argument("select: unknown predicate code " + std::to_string(pred));
+  });
+}
+
+void partition(int device, int dtype, int pred, const void* threshold, bool stable, const void* in, void* out,
+               std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+               std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  const auto order = stable ? scankit::rejected_order::original : scankit::rejected_order::reversed;
+  visit_compact_type(dtype, "partition", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto go = [&](auto p) {
+      sc::partition(static_cast<const T*>(in), static_cast<T*>(out), n, p, order, count, ws,
+                    static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+    };
+    if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
+    if (!threshold) throw scankit::invalid_argument("partition: a threshold predicate needs a threshold");
+    if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
+    if (pred == SK_PRED_GREATER) return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
+    throw scankit::invalid_argument("partition: unknown predicate code " + std::to_string(pred));
+  });
+}
+
+void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::int64_t n, std::int64_t* count,
+             const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  visit_compact_type(dtype, "nonzero", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    sc::nonzero(static_cast<const T*>(in), indices, n, count, ws, static_cast<std::size_t>(ws_bytes),
+                as_stream(stream), cfg);
+  });
+}
+
+void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
+            std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+            std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto cfg = compact_config_of(algorithm);
+  visit_compact_type(dtype, "unique", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (counts)
+      sc::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n, scankit::equal_to<T>{}, count,
+                       ws, static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+    else
+      sc::unique(static_cast<const T*>(in), static_cast<T*>(values), n, scankit::equal_to<T>{}, count, ws,
+                 static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+  });
+}
+
+std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t stream) {
+  device_scope scope(device);
+  return sc::read_count(d_count, as_stream(stream));
+}
+
+void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size, const void* fill,
+               std::uintptr_t stream) {
+  device_scope scope(device);
+  if (size > 0 && out == nullptr) throw scankit::invalid_argument("fill: null output");
+  kernels::fill_tail(item_bytes, out, count, size, fill, as_stream(stream));
+}
+
+void histogram_even(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                    std::int64_t bins, double lower, double upper, const std::string& algorithm,
+                    std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto o = histogram_options_of(algorithm);
+  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, static_cast<int>(o.algorithm),
+                           as_stream(stream));
+}
+
+void histogram_edges(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     const void* edges, std::int64_t num_edges, const std::string& algorithm,
+                     std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto o = histogram_options_of(algorithm);
+  visit_histogram_type(dtype, histogram_types, "histogram", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    sc::histogram_range(static_cast<const T*>(samples), n, counts,
+                        static_cast<const scankit::histogram_level_t<T>*>(edges), num_edges, as_stream(stream), o);
+  });
+}
+
+void bincount(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
+              const std::string& algorithm, std::uintptr_t stream) {
+  device_scope scope(device);
+  const auto o = histogram_options_of(algorithm);
+  visit_histogram_type(dtype, bincount_types, "bincount", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>)
+      sc::bincount(static_cast<const T*>(samples), n, counts, bins, as_stream(stream), o);
+  });
+}
+
+}  // namespace scankit::capi::gpu

@@ -1,0 +1,322 @@
+// The C ABI's own kernels: scans along an axis of an N-D array (many lines at once), the
+// float16/bfloat16 key maps of the sorts, and the fill of fixed-size compaction results.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "capi_internal.hpp"
+#include "capi_kernels.hpp"
+#include "half_keys.hpp"
+
+namespace scankit::capi::kernels {
+namespace {
+
+constexpr unsigned full_mask = 0xffffffffu;
+constexpr int block_threads = 256;
+constexpr int block_warps = block_threads / 32;
+// Steps of 32 items a warp loads before it combines them: independent loads in flight.
+constexpr int unroll = 8;
+
+[[noreturn]] void throw_cuda(cudaError_t e, const char* what) {
+  throw scankit::cuda_error(static_cast<int>(e), std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+void check_launch(const char* what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw_cuda(e, what);
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+int grid_for(std::int64_t warps, int sm_count) {
+  const std::int64_t blocks = ceil_div(std::max<std::int64_t>(warps, 1), block_warps);
+  return static_cast<int>(std::min<std::int64_t>(blocks, std::int64_t{sm_count} * (2048 / block_threads)));
+}
+
+int current_sm_count() {
+  int dev = 0, sms = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess) throw_cuda(e, "cudaGetDevice");
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e != cudaSuccess) throw_cuda(e, "cudaDeviceGetAttribute");
+  return sms;
+}
+
+/// The plan's fields a kernel reads.
+struct lines {
+  std::int64_t outer, len, inner;
+  std::int64_t planes, rows, chunks, groups, items;
+};
+
+// ---- narrow lines (inner < 32) -----------------------------------------------------------
+// A work item is a contiguous run of elements starting at a row boundary; step k holds
+// elements [32k, 32k + 32) of it, lane l element 32k + l, whose column is (32k + l) % inner.
+// Lanes l and l - d (d a multiple of inner) share a column, so a Hillis-Steele scan over the
+// offsets inner, 2 inner, 4 inner, ... < 32 scans every column within the step. The element of
+// the same column one row up from lane l < inner is lane 32 - inner + l in the previous step;
+// lane 32 - inner + l % inner of the previous step holds the running value of lane l's column.
+// In and out may be the same array: a warp loads its steps before it writes them, and work
+// items do not overlap. In whole-plane items the first row of each plane starts a new line (a head): the values
+// carry (head flag, value) pairs through the shuffles, and the carry-in stops at heads.
+template <class Op, bool Totals>
+__global__ void __launch_bounds__(block_threads)
+    narrow_kernel(const typename Op::value_type* in, typename Op::value_type* out,
+                  lines p, typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
+  using T = typename Op::value_type;
+  const Op op{};
+  const int lane = threadIdx.x & 31;
+  const int B = static_cast<int>(p.inner);
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::int64_t n = p.outer * p.len * p.inner;
+  const bool whole_planes = p.planes > 0;
+  const auto plane = static_cast<unsigned>(whole_planes ? p.len * p.inner : p.inner);
+  for (std::int64_t w = warp; w < p.items; w += warps) {
+    std::int64_t begin, end, a = 0, c = 0;
+    if (whole_planes) {
+      begin = w * p.planes * p.len * p.inner;
+      end = std::min(n, begin + p.planes * p.len * p.inner);
+    } else {
+      a = w / p.chunks;
+      c = w % p.chunks;
+      if (Totals && c == p.chunks - 1) continue;  // the last chunk's total is never needed
+      const std::int64_t r0 = c * p.rows, r1 = std::min(p.len, r0 + p.rows);
+      begin = (a * p.len + r0) * p.inner;
+      end = (a * p.len + r1) * p.inner;
+    }
+    const std::int64_t m = end - begin;
+    // Step -1's running values: the chunk's carry-in per column (lane 32 - B + col).
+    T prev = op.identity();
+    if (!whole_planes && !Totals && lane >= 32 - B) {
+      const int col = lane - 32 + B;
+      prev = p.chunks > 1 ? ws[(a * p.chunks + c) * p.inner + col] : init;
+    }
+    unsigned pos = static_cast<unsigned>(lane) % plane;  // position in the plane (or row)
+    for (std::int64_t s0 = 0; s0 < m; s0 += 32 * unroll) {
+      T v[unroll];
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) {
+        const std::int64_t i = s0 + u * 32 + lane;
+        v[u] = i < m ? in[begin + i] : op.identity();
+      }
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) {
+        const std::int64_t i = s0 + u * 32 + lane;
+        if (s0 + u * 32 >= m) break;  // the same for the whole warp
+        const bool head = whole_planes && !Totals && pos < static_cast<unsigned>(B);
+        const int col = static_cast<int>(pos % static_cast<unsigned>(B));
+        T x = head ? op(init, v[u]) : v[u];
+        bool f = head;
+        for (int d = B; d < 32; d <<= 1) {
+          const T tx = __shfl_up_sync(full_mask, x, d);
+          const bool tf = __shfl_up_sync(full_mask, f, d) != 0;
+          if (lane >= d) {
+            if (!f) x = op(tx, x);
+            f = f || tf;
+          }
+        }
+        const T carry = __shfl_sync(full_mask, prev, 32 - B + lane % B);
+        const T incl = f ? x : op(carry, x);
+        if constexpr (Totals) {
+          if (i < m && i >= m - B) ws[(a * p.chunks + c) * p.inner + col] = incl;
+        } else {
+          const T up = __shfl_up_sync(full_mask, incl, B);
+          if (i < m) out[begin + i] = !exclusive ? incl : head ? init : lane >= B ? up : carry;
+        }
+        prev = incl;
+        pos = (pos + 32u) % plane;
+      }
+    }
+  }
+}
+
+// ---- wide lines (inner >= 32): lane l of a work item scans column 32 g + l down its rows ----
+template <class Op, bool Totals>
+__global__ void __launch_bounds__(block_threads)
+    wide_kernel(const typename Op::value_type* in, typename Op::value_type* out,
+                lines p, typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
+  using T = typename Op::value_type;
+  const Op op{};
+  const int lane = threadIdx.x & 31;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::int64_t w = warp; w < p.items; w += warps) {
+    const std::int64_t g = w % p.groups;
+    const std::int64_t c = (w / p.groups) % p.chunks;
+    const std::int64_t a = w / (p.groups * p.chunks);
+    if (Totals && c == p.chunks - 1) continue;
+    const std::int64_t col = g * 32 + lane;
+    if (col >= p.inner) continue;
+    const std::int64_t r0 = c * p.rows, r1 = std::min(p.len, r0 + p.rows);
+    T carry = Totals ? op.identity() : p.chunks > 1 ? ws[(a * p.chunks + c) * p.inner + col] : init;
+    const T* x = in + a * p.len * p.inner + col;
+    T* y = out + a * p.len * p.inner + col;
+    for (std::int64_t r = r0; r < r1; r += unroll) {
+      T v[unroll];
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) v[u] = r + u < r1 ? x[(r + u) * p.inner] : op.identity();
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) {
+        if (r + u >= r1) break;
+        const T next = op(carry, v[u]);
+        if constexpr (!Totals) y[(r + u) * p.inner] = exclusive ? carry : next;
+        carry = next;
+      }
+    }
+    if constexpr (Totals) ws[(a * p.chunks + c) * p.inner + col] = carry;
+  }
+}
+
+// ---- chunk totals to carry-ins: one warp per line, in place ---------------------------------
+// carry[0] = init, carry[c] = carry[c-1] . total[c-1] (earlier operand first).
+template <class Op>
+__global__ void __launch_bounds__(block_threads)
+    carry_kernel(lines p, typename Op::value_type* ws, typename Op::value_type init) {
+  using T = typename Op::value_type;
+  const Op op{};
+  const int lane = threadIdx.x & 31;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::int64_t lines_total = p.outer * p.inner;
+  for (std::int64_t line = warp; line < lines_total; line += warps) {
+    const std::int64_t a = line / p.inner, col = line % p.inner;
+    T running = init;
+    for (std::int64_t c0 = 0; c0 < p.chunks; c0 += 32) {
+      const std::int64_t c = c0 + lane;
+      T* slot = ws + (a * p.chunks + c) * p.inner + col;
+      T incl = c < p.chunks ? *slot : op.identity();
+      for (int d = 1; d < 32; d <<= 1) {
+        const T t = __shfl_up_sync(full_mask, incl, d);
+        if (lane >= d) incl = op(t, incl);
+      }
+      const T before = __shfl_up_sync(full_mask, incl, 1);
+      if (c < p.chunks) *slot = lane == 0 ? running : op(running, before);
+      running = op(running, __shfl_sync(full_mask, incl, 31));
+    }
+  }
+}
+
+template <class Op>
+void run_batched(const typename Op::value_type* in, typename Op::value_type* out, const lines& p,
+                 typename Op::value_type* ws, typename Op::value_type init, bool exclusive, bool wide,
+                 cudaStream_t s) {
+  const int sms = current_sm_count();
+  const int grid = grid_for(p.items, sms);
+  if (p.chunks > 1) {
+    if (wide) wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    else narrow_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    check_launch("scan along an axis (chunk totals)");
+    carry_kernel<Op><<<grid_for(p.outer * p.inner, sms), block_threads, 0, s>>>(p, ws, init);
+    check_launch("scan along an axis (carry-ins)");
+  }
+  if (wide) wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else narrow_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  check_launch("scan along an axis");
+}
+
+/// f(type_identity<T>) for the scan element types only (the kernels exist for those).
+template <class F>
+void visit_scan_type(int dtype, F&& f) {
+  require_type(dtype, scan_types, "scan");
+  switch (dtype) {
+    case SK_I32: return f(std::type_identity<std::int32_t>{});
+    case SK_I64: return f(std::type_identity<std::int64_t>{});
+    case SK_U32: return f(std::type_identity<std::uint32_t>{});
+    case SK_U64: return f(std::type_identity<std::uint64_t>{});
+    case SK_F32: return f(std::type_identity<float>{});
+    case SK_F64: return f(std::type_identity<double>{});
+  }
+}
+
+// ---- small kernels -------------------------------------------------------------------------
+
+__global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mant, bool to) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = to ? half_to_ordered(in[i], mant) : half_from_ordered(in[i], mant);
+}
+
+template <class V>
+__global__ void fill_kernel(V* out, const std::int64_t* count, std::int64_t size, V value) {
+  const std::int64_t c = *count;
+  const std::int64_t start = c < 0 ? 0 : c > size ? size : c;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = start + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < size;
+       i += stride)
+    out[i] = value;
+}
+
+}  // namespace
+
+batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner, int item_bytes,
+                               int sm_count) {
+  batched_plan p;
+  const std::int64_t n = outer * len * inner;
+  if (n == 0) return p;
+  // Two waves of full SMs (64 warps each); work items of at least 32 steps of 32 items.
+  const std::int64_t target = std::int64_t{std::max(sm_count, 1)} * 64 * 2;
+  const std::int64_t min_items = 32 * 32;
+  if (inner < 32) {
+    const std::int64_t plane = len * inner;
+    if (outer > 1 && plane <= 2048) {
+      const std::int64_t per_item = std::max(min_items, n / target);
+      p.planes = std::clamp<std::int64_t>(per_item / plane, 1, outer);
+      p.items = ceil_div(outer, p.planes);
+      p.rows = len;
+      return p;
+    }
+    const std::int64_t rows_min = ceil_div(min_items, inner);
+    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer), 1, std::max<std::int64_t>(1, len / rows_min));
+  } else {
+    p.wide = true;
+    p.groups = ceil_div(inner, 32);
+    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer * p.groups), 1, std::max<std::int64_t>(1, len / 64));
+  }
+  p.rows = ceil_div(len, p.chunks);
+  p.chunks = ceil_div(len, p.rows);
+  p.items = outer * p.chunks * p.groups;
+  if (p.chunks > 1) p.workspace_bytes = outer * p.chunks * inner * item_bytes;
+  return p;
+}
+
+void batched_scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
+                  std::int64_t outer, std::int64_t len, std::int64_t inner, const batched_plan& plan,
+                  void* workspace, cudaStream_t stream) {
+  if (plan.items == 0) return;
+  const lines p{outer, len, inner, plan.planes, plan.rows, plan.chunks, plan.groups, plan.items};
+  visit_scan_type(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    visit_op<T>(op, [&](auto m) {
+      using Op = decltype(m);
+      const T first = init ? *static_cast<const T*>(init) : m.identity();
+      run_batched<Op>(static_cast<const T*>(in), static_cast<T*>(out), p, static_cast<T*>(workspace), first,
+                      exclusive, plan.wide, stream);
+    });
+  });
+}
+
+void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits, bool to_ordered,
+               cudaStream_t stream) {
+  if (n == 0) return;
+  const int grid = static_cast<int>(std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  half_keys_kernel<<<grid, 256, 0, stream>>>(in, out, n, mantissa_bits, to_ordered);
+  check_launch("float16 key map");
+}
+
+void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size, const void* fill,
+               cudaStream_t stream) {
+  if (size == 0) return;
+  const int grid = static_cast<int>(std::min<std::int64_t>(ceil_div(size, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  visit_bytes(item_bytes, sizes_cpu, [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    V value;
+    std::memcpy(&value, fill, sizeof(V));
+    fill_kernel<V><<<grid, 256, 0, stream>>>(static_cast<V*>(out), d_count, size, value);
+  });
+  check_launch("fill");
+}
+
+}  // namespace scankit::capi::kernels

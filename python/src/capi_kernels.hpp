@@ -1,0 +1,52 @@
+// The C ABI's own CUDA kernels (capi_kernels.cu, capi_histogram.cu), behind plain host
+// functions that take SK_* codes, so that capi_cuda.cpp needs no CUDA compiler.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace scankit::capi::kernels {
+
+/// How a batched scan over [outer][len][inner] is cut (batched_scan_plan). Each warp takes one
+/// work item at a time:
+///   narrow (inner < 32): a contiguous run of elements, 32 per step, the lanes of one column
+///       combined by shuffles: either `planes` whole planes (len * inner elements each, short
+///       lines), or `rows` rows of one plane (long lines);
+///   wide (inner >= 32): 32 columns of `rows` rows, one column per lane.
+/// When a plane's lines are cut into several chunks (chunks > 1), the scan takes three
+/// launches: the chunks' totals, their exclusive scan per line, and the scan proper from those
+/// carry-ins (one more read of the input); the workspace holds outer * chunks * inner items.
+struct batched_plan {
+  bool wide = false;
+  std::int64_t planes = 0;  // > 0: narrow work items of whole planes
+  std::int64_t rows = 0;    // rows per chunk
+  std::int64_t chunks = 1;  // chunks per plane (line)
+  std::int64_t groups = 1;  // wide: column groups of 32
+  std::int64_t items = 0;   // work items
+  std::int64_t workspace_bytes = 0;
+};
+
+batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner, int item_bytes,
+                               int sm_count);
+
+/// The batched scan (every SK dtype of scans and every operator; init: one item, host memory).
+void batched_scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
+                  std::int64_t outer, std::int64_t len, std::int64_t inner, const batched_plan& plan,
+                  void* workspace, cudaStream_t stream);
+
+/// float16/bfloat16 bits to ordered uint16 bits (to_ordered) or back, from `in` to `out` (may
+/// be the same array).
+void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits, bool to_ordered,
+               cudaStream_t stream);
+
+/// out[min(*d_count, size), size) = fill; item_bytes 1, 2, 4, 8 or 16.
+void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size, const void* fill,
+               cudaStream_t stream);
+
+/// numpy.histogram's even bins (numpy_bins.hpp) with the library's counting kernels; counts
+/// zeroed first. algorithm: a scankit::cuda::histogram_algorithm as int.
+void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
+                     double lower, double upper, int algorithm, cudaStream_t stream);
+
+}  // namespace scankit::capi::kernels
