@@ -87,40 +87,39 @@ def sweep_cases():
             ("histogram", ["--over", "size", "--min-log", "8", "--max-log", "10"])]
 
 
+def run_json(args, path):
+    """Runs the CLI, which is to exit 0 and write `path`, JSON valid under cli_schema.py.
+    Returns the document (None if not written), stdout, and the command for the messages."""
+    rc, out, err = run(args)
+    what = "scankit " + " ".join(args[:-2])
+    expect(rc == 0, f"{what}: exit 0 (got {rc})", out + err)
+    if not path.exists():
+        expect(False, f"{what}: wrote {path}", out + err)
+        return None, out, what
+    doc = json.loads(path.read_text())
+    errors = cli_schema.validate(doc)
+    expect(not errors, f"{what}: JSON valid", "\n".join(errors))
+    return doc, out, what
+
+
 def group_json():
     for i, (prim, extra) in enumerate(bench_cases()):
         path = WORK / f"bench-{prim}-{i}.json"
-        args = ["bench", prim, *TINY_BENCH, *extra, "--json", str(path)]
-        rc, out, err = run(args)
-        what = "scankit " + " ".join(args[:-2])
-        expect(rc == 0, f"{what}: exit 0 (got {rc})", out + err)
-        if path.exists():
-            doc = json.loads(path.read_text())
-            names = {r["algorithm"] for r in doc["rows"]}
-            words = check_columns(out, names)
-            expect(len(words) == len(doc["rows"]) and all(w in ("PASS", "FAIL", "n/a") for w in words),
-                   f"{what}: check column {words}", out)
-            errors = cli_schema.validate(doc)
-            expect(not errors, f"{what}: JSON valid", "\n".join(errors))
-            if prim == "compact" and extra and extra[1] in ("select_flagged", "unique_count", "nonzero"):
-                std = [r for r in doc["rows"] if r["algorithm"] == "std"]
-                expect(std and std[0]["check"] == "n/a", f"{what}: the std row is n/a", str(std))
-        else:
-            expect(False, f"{what}: wrote {path}", out + err)
+        doc, out, what = run_json(["bench", prim, *TINY_BENCH, *extra, "--json", str(path)], path)
+        if doc is None:
+            continue
+        names = {r["algorithm"] for r in doc["rows"]}
+        words = check_columns(out, names)
+        expect(len(words) == len(doc["rows"]) and all(w in ("PASS", "FAIL", "n/a") for w in words),
+               f"{what}: check column {words}", out)
+        if prim == "compact" and extra and extra[1] in ("select_flagged", "unique_count", "nonzero"):
+            std = [r for r in doc["rows"] if r["algorithm"] == "std"]
+            expect(std and std[0]["check"] == "n/a", f"{what}: the std row is n/a", str(std))
     for i, (prim, extra) in enumerate(sweep_cases()):
         prefix = WORK / f"sweep-{prim}-{i}"
-        args = ["sweep", prim, *TINY_SWEEP, *extra, "--out", str(prefix)]
-        rc, out, err = run(args)
-        what = "scankit " + " ".join(args[:-2])
-        expect(rc == 0, f"{what}: exit 0 (got {rc})", out + err)
-        path = Path(f"{prefix}.json")
-        if path.exists():
-            doc = json.loads(path.read_text())
-            errors = cli_schema.validate(doc)
-            expect(not errors, f"{what}: JSON valid", "\n".join(errors))
+        doc, _, what = run_json(["sweep", prim, *TINY_SWEEP, *extra, "--out", str(prefix)], Path(f"{prefix}.json"))
+        if doc is not None:
             expect(len({r["x"] for r in doc["rows"]}) >= 2, f"{what}: rows at every point", "")
-        else:
-            expect(False, f"{what}: wrote {path}", out + err)
 
 
 def group_verify():

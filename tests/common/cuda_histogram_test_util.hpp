@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/cuda_test_util.hpp"
 #include "common/histogram_test_util.hpp"
 #include "common/test_util.hpp"
 #include "scankit/cpu/histogram.hpp"
@@ -31,22 +33,6 @@ namespace sk = scankit;
 namespace skc = scankit::cuda;
 using sk::test::quick;
 using skc::histogram_algorithm;
-
-/// Prints the seed at start (SCANKIT_TEST_SEED replays a run); once per program.
-[[maybe_unused]] inline auto* const histogram_seed_env =
-    ::testing::AddGlobalTestEnvironment(new sk::test::seed_environment);
-
-inline bool have_gpu() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return n > 0;
-}
-
-#define SKIP_WITHOUT_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 #define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
 
@@ -85,13 +71,14 @@ inline bool supports(histogram_algorithm a, std::int64_t bins) {
 }
 
 /// Small sizes (every bin class): 0, 1, 2, tile +- 1 for the tiles of the kernels, primes,
-/// 2^k +- 1; one large size per other bin class.
+/// 2^k +- 1; and a large random size, drawn afresh for each bin class that takes one.
 inline std::vector<std::int64_t> small_sizes() {
   return sk::test::test_sizes({512 * 2 * 16, 256 * 2 * 4}, quick() ? 20000 : 70000, 2,
                               quick() ? 40000 : 70000);
 }
 inline std::int64_t large_size() {
-  return quick() ? 140001 : 1500007;
+  std::uniform_int_distribution<std::int64_t> d(quick() ? 100000 : 1000000, quick() ? 200000 : 2000000);
+  return d(sk::test::rng());
 }
 
 template <class T, class C>
@@ -111,10 +98,13 @@ void check_even(const skc::histogram_options& opts, std::int64_t bins, std::int6
                        << " offset=" << offset << " [" << c.lower << ", " << c.upper << ")";
 }
 
-template <class T, class C>
-void check_even(histogram_algorithm algo, std::int64_t bins, std::int64_t n, int variant,
-                std::size_t offset) {
-  check_even<T, C>(skc::histogram_options{.algorithm = algo}, bins, n, variant, offset);
+/// check_even with what `variant` picks: 32- and 64-bit counters in turn, and on every third
+/// variant an input 1 to 7 items past the allocation's alignment.
+template <class T>
+void check_even_variant(const skc::histogram_options& opts, std::int64_t bins, std::int64_t n, int variant) {
+  const std::size_t offset = static_cast<std::size_t>(variant % 3 == 2 ? variant % 7 + 1 : 0);
+  if (variant % 2 == 0) check_even<T, std::uint32_t>(opts, bins, n, variant, offset);
+  else check_even<T, std::uint64_t>(opts, bins, n, variant, offset);
 }
 
 }  // namespace scankit::test::cuda_histogram

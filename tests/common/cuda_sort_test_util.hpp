@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda_test_util.hpp"
 #include "common/sort_test_util.hpp"
 #include "scankit/cuda/detail/sort/kernels.cuh"
 #include "scankit/cuda/sort.hpp"
@@ -26,17 +27,6 @@ inline void PrintTo(sort_tile t, std::ostream* os) {
 }  // namespace scankit::cuda
 
 namespace scankit::test {
-
-/// Prints the seed at start (SCANKIT_TEST_SEED replays a run); once per program.
-[[maybe_unused]] inline auto* const sort_seed_env =
-    ::testing::AddGlobalTestEnvironment(new seed_environment);
-
-inline bool have_gpu() {
-  return cuda::device_count() > 0;
-}
-
-#define SKIP_WITHOUT_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));

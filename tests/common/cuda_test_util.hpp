@@ -1,14 +1,19 @@
-// Helpers shared by the CUDA test programs: the test-harness environment flags, a check for the
-// tests' own CUDA calls, and device memory that grows on demand.
+// Helpers shared by the CUDA test programs: the test-harness environment flags, the skip without
+// a GPU, a check for the tests' own CUDA calls, device memory that grows on demand, the base of
+// the parametrised fixtures that run on a stream of their own, and gtest names of parameters.
 #pragma once
 
 #include <cuda_runtime.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+
+#include "common/test_util.hpp"
+#include "scankit/cuda/scan.hpp"  // device_count
 
 namespace scankit::test {
 
@@ -17,10 +22,13 @@ inline bool env_flag(const char* name) {
   const char* e = std::getenv(name);
   return e != nullptr && *e != '\0' && std::string(e) != "0";
 }
-/// SCANKIT_TEST_QUICK: small sizes only (for compute-sanitizer runs).
-inline bool quick_mode() { return env_flag("SCANKIT_TEST_QUICK"); }
 /// SCANKIT_TEST_VERBOSE: print each case before it runs (to find one that hangs).
 inline bool verbose() { return env_flag("SCANKIT_TEST_VERBOSE"); }
+
+inline bool have_gpu() { return cuda::device_count() > 0; }
+
+#define SKIP_WITHOUT_GPU() \
+  if (!::scankit::test::have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 /// Throws (and so fails the running test) when a CUDA call of the test itself fails.
 inline void ck(cudaError_t e, const char* what = "CUDA call") {
@@ -52,5 +60,29 @@ struct device_buffer {
     return static_cast<T*>(p);
   }
 };
+
+/// Base of the parametrised CUDA fixtures: skips without a GPU, and gives each test a
+/// non-blocking stream of its own.
+template <class Param>
+class cuda_stream_test : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ck(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  }
+  void TearDown() override {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  cudaStream_t stream_{};
+};
+
+/// The gtest name of an enum parameter: the library's name of it (found by argument-dependent
+/// lookup) with '-' written '_', which gtest names cannot hold.
+template <class E>
+std::string param_name(const ::testing::TestParamInfo<E>& info) {
+  std::string s(name(info.param));
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
 
 }  // namespace scankit::test

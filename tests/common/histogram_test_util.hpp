@@ -17,6 +17,10 @@
 
 namespace scankit::test {
 
+/// Every sample type the histograms take.
+using histogram_sample_types =
+    ::testing::Types<std::uint8_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, float, double>;
+
 /// A bin count of each class the implementations treat differently: 1, tiny, per-warp
 /// shared, a block's 32-bit shared histogram, 16-bit counters, global memory.
 inline std::vector<std::int64_t> bin_classes() {

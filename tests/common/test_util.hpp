@@ -1,5 +1,6 @@
-// Helpers shared by the CPU and CUDA test suites: fresh random inputs, the size list every
-// scan is tested over, a non-commutative monoid, and comparison against a serial reference.
+// Helpers shared by the CPU and CUDA test suites: the seed every program prints (and replays from
+// SCANKIT_TEST_SEED), fresh random inputs, the size list every primitive is tested over, a
+// non-commutative monoid, and comparison against a serial reference.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -38,6 +39,13 @@ inline std::string combination_name(const ::testing::TestParamInfo<std::tuple<dt
   return std::string(name(std::get<0>(info.param))) + "_" + std::string(name(std::get<1>(info.param)));
 }
 
+/// f.template operator()<T>() for each T of a type list, in order (the lists that the typed
+/// tests take serve loops over types too).
+template <class... T, class F>
+void for_each_type(::testing::Types<T...>, F&& f) {
+  (f.template operator()<T>(), ...);
+}
+
 /// Seed for this process: fresh each run (printed by the test so a failure can be replayed
 /// with SCANKIT_TEST_SEED=...).
 inline std::uint64_t seed() {
@@ -54,18 +62,6 @@ inline std::mt19937_64& rng() {
   return g;
 }
 
-/// A gtest environment that prints the seed before any test runs, so that a failure can be
-/// replayed. Register it once per test program:
-///   ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-/// (or link a main that does; see tests/cpu/CMakeLists.txt).
-class seed_environment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    std::printf("[ scankit  ] SCANKIT_TEST_SEED=%llu (export it to replay this run)\n",
-                static_cast<unsigned long long>(seed()));
-    std::fflush(stdout);
-  }
-};
 
 /// Whether the suite should run a reduced workload: SCANKIT_TEST_QUICK set to anything but
 /// "0", or a build under a sanitizer (every size class is still covered, with fewer and
@@ -85,6 +81,33 @@ inline bool quick() {
   return false;
 #endif
 }
+
+/// A gtest environment that prints the seed (and whether the run is quick) before any test
+/// runs, so that a failure can be replayed with the same inputs.
+class seed_environment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    std::printf("[ scankit  ] SCANKIT_TEST_SEED=%llu (export it to replay this run)%s\n",
+                static_cast<unsigned long long>(seed()), quick() ? " SCANKIT_TEST_QUICK" : "");
+    std::fflush(stdout);
+  }
+};
+/// Every program that includes this header registers the environment once, here.
+[[maybe_unused]] inline ::testing::Environment* const seed_environment_registration =
+    ::testing::AddGlobalTestEnvironment(new seed_environment);
+
+/// splitmix64, seeded from rng(): inputs of many millions of items, where the standard
+/// distributions would dominate the run time.
+struct splitmix64 {
+  std::uint64_t x = rng()();
+  std::uint64_t operator()() {
+    x += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
 
 /// Random values that never make all-zero input and keep products and sums meaningful:
 /// integers over their whole range for bitwise/min/max, small magnitudes for sum/product so
@@ -117,6 +140,46 @@ std::vector<T> random_values(std::int64_t n, const char* op_name = "sum") {
   }
   return v;
 }
+
+/// Inputs for a scan with the operator named `op`. random_values suits every operator but
+/// and/or: a run of random words clears (or sets) every bit within a few dozen items, after
+/// which a scan's output is constant and a wrong carry could go unnoticed. For those, items
+/// are the identity with a sparse random bit flipped, so the running value keeps changing
+/// across the whole array.
+template <class T>
+std::vector<T> scan_values(std::int64_t n, std::string_view op) {
+  if constexpr (std::is_integral_v<T>) {
+    if (op == "and" || op == "or") {
+      constexpr int bits = 8 * sizeof(T);
+      std::vector<T> v(static_cast<std::size_t>(n));
+      const double p = std::min(0.5, 3.0 * bits / static_cast<double>(std::max<std::int64_t>(n, 1)));
+      std::bernoulli_distribution flip(p);
+      std::uniform_int_distribution<int> bit(0, bits - 1);
+      for (auto& x : v) {
+        using U = std::make_unsigned_t<T>;
+        const T mask = flip(rng()) ? static_cast<T>(U(1) << bit(rng())) : T(0);
+        x = op == "and" ? static_cast<T>(~mask) : mask;
+      }
+      return v;
+    }
+  }
+  return random_values<T>(n, std::string(op).c_str());
+}
+
+/// A carry-in for a scan with the operator named `op` that differs from the identity (for
+/// and/or neither 0 nor ~0, so that it changes the result).
+template <class T>
+T scan_carry_in(std::string_view op) {
+  for (;;) {
+    const T x = random_values<T>(1, std::string(op).c_str())[0];
+    if constexpr (std::is_integral_v<T>) {
+      if (op == "and" || op == "or") return static_cast<T>((x & T(0x5a5a5a5a)) | T(0x0101));
+    }
+    if (x != T(0)) return x;
+  }
+}
+
+inline const char* kind_name(scan_kind k) { return k == scan_kind::inclusive ? "inclusive" : "exclusive"; }
 
 /// The sizes every scan is tested over: 0, 1, 2, tile-1, tile, tile+1 (and 2 tiles +- 1,
 /// tile^2 + 1) for the given tile sizes, primes, 2^k +- 1, and a few random sizes below
@@ -248,7 +311,7 @@ template <class Op>
                                              const value_t<Op>* total = nullptr) {
   using T = value_t<Op>;
   const auto n = static_cast<std::int64_t>(in.size());
-  const char* kind_name = kind == scan_kind::inclusive ? "inclusive" : "exclusive";
+  const char* kind_label = kind_name(kind);
   if (got.size() != in.size()) return ::testing::AssertionFailure() << "size mismatch";
   if constexpr (std::is_floating_point_v<T> && has_wide_reference<Op>()) {
     long double ref_total = 0;
@@ -263,14 +326,14 @@ template <class Op>
       const double tol = detail::item_tolerance<T>(wop, ref[i], running_abs, i, log2_n);
       if (!detail::within(got[i], ref[i], tol))
         return ::testing::AssertionFailure()
-               << kind_name << " n=" << n << " first mismatch at " << i << ": got " << got[i]
+               << kind_label << " n=" << n << " first mismatch at " << i << ": got " << got[i]
                << ", reference " << static_cast<double>(ref[i]) << " (tolerance " << tol << ")";
     }
     if (total) {
       const double tol = detail::item_tolerance<T>(wop, ref_total, running_abs, n, log2_n);
       if (!detail::within(*total, ref_total, tol))
         return ::testing::AssertionFailure()
-               << kind_name << " n=" << n << " total " << *total << ", reference "
+               << kind_label << " n=" << n << " total " << *total << ", reference "
                << static_cast<double>(ref_total) << " (tolerance " << tol << ")";
     }
   } else {
@@ -278,10 +341,10 @@ template <class Op>
     const T ref_total = cpu::scan_serial(in.data(), ref.data(), n, op, kind, init);
     for (std::int64_t i = 0; i < n; ++i)
       if (!(got[i] == ref[i]))
-        return ::testing::AssertionFailure() << kind_name << " n=" << n
+        return ::testing::AssertionFailure() << kind_label << " n=" << n
                                              << " first mismatch at index " << i << " of " << n;
     if (total && !(*total == ref_total))
-      return ::testing::AssertionFailure() << kind_name << " n=" << n
+      return ::testing::AssertionFailure() << kind_label << " n=" << n
                                            << " carry-out differs from the reference";
   }
   return ::testing::AssertionSuccess();

@@ -14,8 +14,6 @@ namespace {
 
 namespace sk = scankit;
 
-::testing::Environment* const seed_env = ::testing::AddGlobalTestEnvironment(new sk::test::seed_environment);
-
 std::vector<int> random_small(std::int64_t n) {
   std::vector<int> v(static_cast<std::size_t>(n));
   std::uniform_int_distribution<int> d(0, 3);

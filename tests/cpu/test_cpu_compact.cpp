@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/compact_test_util.hpp"
 #include "common/test_util.hpp"
 #include "scankit/cpu/compact.hpp"
 
@@ -20,29 +21,9 @@ namespace sk = scankit;
 namespace cpu = scankit::cpu;
 using cpu::compact_algorithm;
 
-::testing::Environment* const seed_env = ::testing::AddGlobalTestEnvironment(new sk::test::seed_environment);
-
-enum class pattern { random4, all, none, alternating, runs };
-constexpr pattern all_patterns[] = {pattern::random4, pattern::all, pattern::none, pattern::alternating, pattern::runs};
-
-template <class T>
-std::vector<T> make_input(std::int64_t n, pattern p) {
-  std::vector<T> v(static_cast<std::size_t>(n));
-  auto& g = sk::test::rng();
-  std::uniform_int_distribution<int> d4(0, 3), len(1, 40);
-  for (std::int64_t i = 0; i < n;) {
-    int value = 0, run = 1;
-    switch (p) {
-      case pattern::random4: value = d4(g); break;
-      case pattern::all: value = 1 + d4(g) % 3; break;
-      case pattern::none: value = 0; break;
-      case pattern::alternating: value = static_cast<int>(i % 2) * 2; break;
-      case pattern::runs: value = d4(g), run = len(g); break;
-    }
-    for (int k = 0; k < run && i < n; ++k, ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(value);
-  }
-  return v;
-}
+using sk::test::all_patterns;
+using sk::test::pattern;
+using sk::test::pattern_input;
 
 /// Small blocks, no serial cut-off: many blocks even for small inputs.
 cpu::compact_config config(compact_algorithm a, std::int64_t block_bytes = 512) {
@@ -122,7 +103,7 @@ TYPED_TEST(CpuCompactTyped, EveryAlgorithmMatchesSerialLoop) {
   for (std::int64_t n : sizes())
     for (pattern p : all_patterns) {
       if (n > 70000 && p != pattern::random4) continue;
-      const auto in = make_input<TypeParam>(n, p);
+      const auto in = pattern_input<TypeParam>(n, p);
       for (auto a : {compact_algorithm::serial_scan, compact_algorithm::parallel}) {
         check_all_ops(in, a, (k++ % 2) == 1);
         if (::testing::Test::HasFatalFailure()) return;
@@ -133,7 +114,7 @@ TYPED_TEST(CpuCompactTyped, EveryAlgorithmMatchesSerialLoop) {
 }
 
 TEST(CpuCompact, SerialLoopMatchesStd) {
-  const auto in = make_input<int>(100003, pattern::runs);
+  const auto in = pattern_input<int>(100003, pattern::runs);
   const auto n = static_cast<std::int64_t>(in.size());
   const auto c = config(compact_algorithm::serial_loop);
   std::vector<int> out(in.size()), expect;
@@ -172,13 +153,7 @@ TEST(CpuCompact, SerialLoopMatchesStd) {
 }
 
 TEST(CpuCompact, SelectIndicesWithIndexPredicate) {
-  // A predicate on the index alone, that looks stateful (a hash) but is a pure function.
-  const std::uint64_t salt = sk::test::rng()();
-  auto pred = [salt](std::int64_t i) {
-    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull ^ salt;
-    z = (z ^ (z >> 29)) * 0xBF58476D1CE4E5B9ull;
-    return ((z >> 32) % 5) < 2;
-  };
+  const sk::test::hashed_index pred{sk::test::rng()()};
   for (std::int64_t n : sizes()) {
     std::vector<std::int64_t> expect;
     for (std::int64_t i = 0; i < n; ++i)
@@ -219,9 +194,12 @@ TEST(CpuCompact, UserStructAndFunctor) {
 }
 
 TEST(CpuCompact, DefaultConfigLargeInput) {
-  // The defaults (128 KiB blocks, serial cut-off, streaming stores from 32 MiB of output).
-  const std::int64_t n = sk::test::quick() ? (1 << 18) + 7 : (std::int64_t{1} << 24) + 7;
-  const auto in = make_input<std::uint32_t>(n, pattern::random4);
+  // The defaults (128 KiB blocks, serial cut-off, streaming stores from 32 MiB of output), at a
+  // random size of 16 to 20 Mi items (256 to 320 Ki when quick).
+  const std::int64_t lo = sk::test::quick() ? std::int64_t{1} << 18 : std::int64_t{1} << 24;
+  const std::int64_t n = std::uniform_int_distribution<std::int64_t>(lo, lo + lo / 4)(sk::test::rng());
+  SCOPED_TRACE(::testing::Message() << "n=" << n);
+  const auto in = pattern_input<std::uint32_t>(n, pattern::random4);
   std::vector<std::uint32_t> out(in.size()), expect(in.size());
   const std::int64_t k = cpu::select_if(in.data(), out.data(), n, sk::is_nonzero<std::uint32_t>{});
   const std::int64_t ek = cpu::select_if(in.data(), expect.data(), n, sk::is_nonzero<std::uint32_t>{},
@@ -233,7 +211,7 @@ TEST(CpuCompact, DefaultConfigLargeInput) {
 }
 
 TEST(CpuCompact, PredicateExceptionPropagates) {
-  const auto in = make_input<int>(100000, pattern::random4);
+  const auto in = pattern_input<int>(100000, pattern::random4);
   std::vector<int> out(in.size());
   std::atomic<int> calls{0};
   auto throwing = [&calls](int) -> bool {

@@ -20,14 +20,7 @@ using scankit::test::quick;
 
 template <class T>
 class CpuHistogram : public ::testing::Test {};
-using sample_types = ::testing::Types<std::uint8_t, std::uint16_t, std::int32_t, std::uint32_t,
-                                      std::int64_t, float, double>;
-TYPED_TEST_SUITE(CpuHistogram, sample_types);
-
-const int seed_printed = [] {
-  ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-  return 0;
-}();
+TYPED_TEST_SUITE(CpuHistogram, scankit::test::histogram_sample_types);
 
 std::vector<std::int64_t> sizes() {
   return scankit::test::test_sizes({256, 4096}, quick() ? 20000 : 300000, 2,

@@ -29,9 +29,6 @@ using namespace scankit;
 using test::affine;
 using test::affine_compose;
 
-[[maybe_unused]] auto* const seed_env =
-    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-
 /// Bitwise equality of two arrays (floats included; memcmp itself wants non-null pointers).
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
@@ -42,7 +39,9 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-const char* kind_name(scan_kind k) { return k == scan_kind::inclusive ? "inclusive" : "exclusive"; }
+using test::kind_name;
+using test::scan_carry_in;
+using test::scan_values;
 
 template <class T>
 const char* type_name() {
@@ -113,44 +112,6 @@ std::vector<std::int64_t> sizes_of() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Inputs. random_values suits every operator but and/or: a run of random words clears (or
-// sets) every bit within a few dozen items, after which a scan's output is constant and a
-// wrong carry could go unnoticed. For those, items are the identity with a sparse random
-// bit flipped, so the running value keeps changing across the whole array.
-
-template <class T>
-std::vector<T> inputs(std::int64_t n, std::string_view op) {
-  if constexpr (std::is_integral_v<T>) {
-    if (op == "and" || op == "or") {
-      constexpr int bits = 8 * sizeof(T);
-      std::vector<T> v(static_cast<std::size_t>(n));
-      const double p = std::min(0.5, 3.0 * bits / static_cast<double>(std::max<std::int64_t>(n, 1)));
-      std::bernoulli_distribution flip(p);
-      std::uniform_int_distribution<int> bit(0, bits - 1);
-      for (auto& x : v) {
-        using U = std::make_unsigned_t<T>;
-        const T mask = flip(test::rng()) ? static_cast<T>(U(1) << bit(test::rng())) : T(0);
-        x = op == "and" ? static_cast<T>(~mask) : mask;
-      }
-      return v;
-    }
-  }
-  return test::random_values<T>(n, std::string(op).c_str());
-}
-
-/// A carry-in different from the identity.
-template <class T>
-T random_init(std::string_view op) {
-  for (;;) {
-    const T x = test::random_values<T>(1, std::string(op).c_str())[0];
-    if constexpr (std::is_integral_v<T>) {
-      if (op == "and" || op == "or") return static_cast<T>((x & T(0x5a5a5a5a)) | T(0x0101));  // not 0, not ~0
-    }
-    if (x != T(0)) return x;
-  }
-}
-
-// ---------------------------------------------------------------------------------------
 // scan_serial against the most literal loop.
 
 template <class T, class F>
@@ -196,12 +157,12 @@ TEST(ScanSerial, MatchesLiteralLoopForEveryTypeAndOperator) {
         using Op = decltype(op);
         using T = value_t<Op>;
         for (std::int64_t n : {0, 1, 2, 7, 8, 9, 100, 1000, 4099}) {
-          const auto in = inputs<T>(n, Op::name);
+          const auto in = scan_values<T>(n, Op::name);
           for (scan_kind kind : {scan_kind::inclusive, scan_kind::exclusive})
             for (bool carry : {false, true}) {
               SCOPED_TRACE(testing::Message() << name(t) << " " << name(o) << " n=" << n << " "
                                               << kind_name(kind) << (carry ? " carry-in" : ""));
-              const T init = carry ? random_init<T>(Op::name) : op.identity();
+              const T init = carry ? scan_carry_in<T>(Op::name) : op.identity();
               T want_total{};
               const auto want = literal_scan(in, op, kind == scan_kind::inclusive, init, want_total);
               std::vector<T> out(in.size());
@@ -222,20 +183,24 @@ TEST(ScanSerial, MatchesLiteralLoopForEveryTypeAndOperator) {
 // ---------------------------------------------------------------------------------------
 // The sweep: each (element type, operator) is one test.
 
-template <class Op>
-void sweep(Op op) {
+/// Every algorithm over `sizes`, both kinds, with and without carry-in: out of place against
+/// the serial reference, and in place. Inputs come from make_input(n), the carry-in from
+/// make_carry().
+template <class Op, class MakeInput, class MakeCarry>
+void sweep(Op op, const std::vector<std::int64_t>& sizes, MakeInput make_input, MakeCarry make_carry) {
   using T = value_t<Op>;
-  const std::string_view opname = Op::name;
-  for (const std::int64_t n : sizes_of<T>()) {
-    const auto in = inputs<T>(n, opname);
-    const T carry_value = random_init<T>(opname);
+  for (const std::int64_t n : sizes) {
+    const std::vector<T> in = make_input(n);
+    const T carry_value = make_carry();
     for (scan_kind kind : {scan_kind::inclusive, scan_kind::exclusive})
       for (bool carry : {false, true}) {
         const T init = carry ? carry_value : op.identity();
         for (algo a : all_algos) {
           SCOPED_TRACE(testing::Message() << algo_name(a) << " n=" << n << " " << kind_name(kind)
                                           << (carry ? " with carry-in" : ""));
-          std::vector<T> out(in.size(), T(7));
+          // Filled with the carry-in first (T need not be default-constructible), so that an
+          // item the scan leaves unwritten shows.
+          std::vector<T> out(in.size(), carry_value);
           const T total = run(a, in.data(), out.data(), n, op, kind, init);
           ASSERT_TRUE(test::matches_reference(in, out, op, kind, init, &total)) << "out of place";
           std::vector<T> buf = in;
@@ -258,7 +223,12 @@ class CpuScanSweep : public ::testing::TestWithParam<std::tuple<dtype, op_kind>>
 TEST_P(CpuScanSweep, MatchesSerialReference) {
   SCOPED_TRACE(testing::Message() << "SCANKIT_TEST_SEED=" << test::seed());
   const auto [t, o] = GetParam();
-  visit(t, o, [](auto op) { sweep(op); });
+  visit(t, o, [](auto op) {
+    using Op = decltype(op);
+    using T = value_t<Op>;
+    sweep(op, sizes_of<T>(), [](std::int64_t n) { return scan_values<T>(n, Op::name); },
+          [] { return scan_carry_in<T>(Op::name); });
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSupported, CpuScanSweep, ::testing::ValuesIn(test::supported_combinations()),
@@ -278,38 +248,9 @@ TEST(CpuScan, SizesCoverEveryClass) {
 // ---------------------------------------------------------------------------------------
 // User monoids: non-commutative, odd-sized, not default-constructible.
 
-template <class Op, class Gen>
-void sweep_exact(Op op, Gen gen, std::vector<std::int64_t> sizes) {
-  using T = value_t<Op>;
-  for (const std::int64_t n : sizes) {
-    const std::vector<T> in = gen(n);
-    const T carry_value = gen(1)[0];
-    for (scan_kind kind : {scan_kind::inclusive, scan_kind::exclusive})
-      for (bool carry : {false, true}) {
-        const T init = carry ? carry_value : op.identity();
-        for (algo a : all_algos) {
-          SCOPED_TRACE(testing::Message() << algo_name(a) << " n=" << n << " " << kind_name(kind)
-                                          << (carry ? " with carry-in" : ""));
-          std::vector<T> out(in.begin(), in.end());
-          std::fill(out.begin(), out.end(), carry_value);
-          const T total = run(a, in.data(), out.data(), n, op, kind, init);
-          ASSERT_TRUE(test::matches_reference(in, out, op, kind, init, &total)) << "out of place";
-          std::vector<T> buf = in;
-          const T total2 = run(a, buf.data(), buf.data(), n, op, kind, init);
-          if (a == algo::tbb) {
-            ASSERT_TRUE(test::matches_reference(in, buf, op, kind, init, &total2)) << "in place";
-          } else {
-            ASSERT_TRUE(buf == out) << "in place";
-            ASSERT_TRUE(total2 == total) << "in place";
-          }
-        }
-      }
-  }
-}
-
 TEST(CpuScan, NonCommutativeAffineCompose) {
   SCOPED_TRACE(testing::Message() << "SCANKIT_TEST_SEED=" << test::seed());
-  sweep_exact(affine_compose{}, [](std::int64_t n) { return test::random_affine(n); }, sizes_of<affine>());
+  sweep(affine_compose{}, sizes_of<affine>(), test::random_affine, [] { return test::random_affine(1)[0]; });
 }
 
 // 12 bytes: blocks and staging chunks do not line up with cache lines.
@@ -336,7 +277,7 @@ std::vector<affine3> random_affine3(std::int64_t n) {
 
 TEST(CpuScan, TwelveByteNonCommutativeType) {
   SCOPED_TRACE(testing::Message() << "SCANKIT_TEST_SEED=" << test::seed());
-  sweep_exact(affine3_compose{}, random_affine3, sizes_of<affine3>());
+  sweep(affine3_compose{}, sizes_of<affine3>(), random_affine3, [] { return random_affine3(1)[0]; });
 }
 
 // No default constructor: the scans must work from copies alone (no streaming staging).
@@ -372,7 +313,7 @@ TEST(CpuScan, NonDefaultConstructibleType) {
     for (std::int64_t i = 0; i < n; ++i) v.emplace_back(d(test::rng()), 7);
     return v;
   };
-  sweep_exact(base7_concat{}, gen, {0, 1, 5, 999, 1000, 70001});
+  sweep(base7_concat{}, {0, 1, 5, 999, 1000, 70001}, gen, [&] { return gen(1)[0]; });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -390,8 +331,8 @@ TEST(CpuScan, LargeRandomSize) {
   auto check = [&](auto op) {
     using Op = decltype(op);
     using T = value_t<Op>;
-    const auto in = inputs<T>(n, Op::name);
-    const T init = random_init<T>(Op::name);
+    const auto in = scan_values<T>(n, Op::name);
+    const T init = scan_carry_in<T>(Op::name);
     for (scan_kind kind : {scan_kind::inclusive, scan_kind::exclusive})
       for (algo a : {algo::parallel, algo::parallel_streaming, algo::tbb}) {
         SCOPED_TRACE(testing::Message() << type_name<T>() << " " << Op::name << " " << algo_name(a)

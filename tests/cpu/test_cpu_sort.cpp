@@ -20,9 +20,6 @@ namespace {
 using namespace scankit;
 using namespace scankit::test;
 
-[[maybe_unused]] auto* const seed_env =
-    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-
 std::vector<std::int64_t> sort_sizes() {
   // The parallel path starts at 2^16 items; chunk edges fall anywhere.
   return test_sizes({256, 1 << 16}, quick() ? 100000 : 250000, 1, quick() ? 150000 : 300000);

@@ -16,9 +16,6 @@ namespace {
 
 using namespace scankit;
 
-[[maybe_unused]] auto* const seed_env =
-    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-
 // The monoid concept accepts the built-in operators and rejects what is not one.
 static_assert(monoid<sum<int>>);
 static_assert(monoid<product<double>>);

@@ -17,9 +17,6 @@ namespace {
 
 using namespace scankit;
 
-[[maybe_unused]] auto* const seed_env =
-    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-
 TEST(ScanRanges, VectorsWithDefaultSum) {
   const std::vector<int> in{5, -2, 7, 0, 1};
   std::vector<int> out(in.size());

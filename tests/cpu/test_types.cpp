@@ -15,9 +15,6 @@ namespace {
 
 using namespace scankit;
 
-[[maybe_unused]] auto* const seed_env =
-    ::testing::AddGlobalTestEnvironment(new scankit::test::seed_environment);
-
 TEST(Types, DtypeNamesRoundTrip) {
   std::set<std::string_view> seen;
   for (dtype t : all_dtypes) {

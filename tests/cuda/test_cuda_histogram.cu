@@ -23,10 +23,7 @@ void even_all_counters(histogram_algorithm algo) {
     std::vector<std::int64_t> ns = small_sizes();
     if (k++ % 2 == 0) ns.push_back(large_size());
     for (std::int64_t n : ns) {
-      const std::size_t offset = static_cast<std::size_t>(variant % 3 == 2 ? variant % 7 + 1 : 0);
-      if (variant % 2 == 0) check_even<T, std::uint32_t>(algo, bins, n, variant, offset);
-      else check_even<T, std::uint64_t>(algo, bins, n, variant, offset);
-      ++variant;
+      check_even_variant<T>({.algorithm = algo}, bins, n, variant++);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -72,13 +69,7 @@ void edge_values(histogram_algorithm algo) {
 
 TEST_P(CudaHistogram, EdgeValues) {
   SKIP_WITHOUT_GPU();
-  edge_values<std::uint8_t>(GetParam());
-  edge_values<std::uint16_t>(GetParam());
-  edge_values<std::int32_t>(GetParam());
-  edge_values<std::uint32_t>(GetParam());
-  edge_values<std::int64_t>(GetParam());
-  edge_values<float>(GetParam());
-  edge_values<double>(GetParam());
+  sk::test::for_each_type(sk::test::histogram_sample_types{}, [&]<class T>() { edge_values<T>(GetParam()); });
 }
 
 template <class T>
@@ -105,13 +96,7 @@ void range_case(histogram_algorithm algo) {
 
 TEST_P(CudaHistogram, Range) {
   SKIP_WITHOUT_GPU();
-  range_case<std::uint8_t>(GetParam());
-  range_case<std::uint16_t>(GetParam());
-  range_case<std::int32_t>(GetParam());
-  range_case<std::uint32_t>(GetParam());
-  range_case<std::int64_t>(GetParam());
-  range_case<float>(GetParam());
-  range_case<double>(GetParam());
+  sk::test::for_each_type(sk::test::histogram_sample_types{}, [&]<class T>() { range_case<T>(GetParam()); });
 }
 
 /// Skewed inputs: every sample in one bin (aggregation; 16-bit counters crossing 2^15 many
@@ -214,11 +199,6 @@ TEST_P(CudaHistogram, MoreThan2To31Samples) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaHistogram, ::testing::ValuesIn(skc::all_histogram_algorithms),
-                         [](const auto& info) {
-                           std::string s(skc::name(info.param));
-                           for (auto& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
-                         });
+                         sk::test::param_name<histogram_algorithm>);
 
 }  // namespace

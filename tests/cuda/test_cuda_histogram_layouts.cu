@@ -65,12 +65,7 @@ void forced_layout(skc::histogram_layout layout) {
     if (need <= optin_shared_bytes())
       EXPECT_TRUE(takes(layout, plan)) << bins << " bins: " << plan.describe();
     for (std::int64_t n : small_sizes()) {
-      const std::size_t offset = static_cast<std::size_t>(variant % 3 == 2 ? variant % 7 + 1 : 0);
-      if (variant % 2 == 0)
-        check_even<T, std::uint32_t>(opts, bins, n, variant, offset);
-      else
-        check_even<T, std::uint64_t>(opts, bins, n, variant, offset);
-      ++variant;
+      check_even_variant<T>(opts, bins, n, variant++);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -78,13 +73,7 @@ void forced_layout(skc::histogram_layout layout) {
 
 TEST_P(CudaHistogramLayouts, EveryTypeSmallSizes) {
   SKIP_WITHOUT_GPU();
-  forced_layout<std::uint8_t>(GetParam());
-  forced_layout<std::uint16_t>(GetParam());
-  forced_layout<std::int32_t>(GetParam());
-  forced_layout<std::uint32_t>(GetParam());
-  forced_layout<std::int64_t>(GetParam());
-  forced_layout<float>(GetParam());
-  forced_layout<double>(GetParam());
+  sk::test::for_each_type(sk::test::histogram_sample_types{}, [&]<class T>() { forced_layout<T>(GetParam()); });
 }
 
 TEST_P(CudaHistogramLayouts, OneBinInputAndRange) {
@@ -130,8 +119,7 @@ TEST(CudaHistogramLayoutPlan, ForcedLayoutsFallBack) {
   EXPECT_FALSE(skc::histogram_tuning_description(1).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, CudaHistogramLayouts,
-                         ::testing::ValuesIn(skc::all_histogram_layouts),
-                         [](const auto& info) { return std::string(skc::name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Layouts, CudaHistogramLayouts, ::testing::ValuesIn(skc::all_histogram_layouts),
+                         sk::test::param_name<skc::histogram_layout>);
 
 }  // namespace

@@ -3,51 +3,35 @@
 // both kinds, in place and not, with and without carry-in, aligned and misaligned, with
 // commutative and non-commutative operators of 4, 8 and 16 bytes, against the serial reference.
 // The tuning overrides (load window, first delay, level 1 from the aggregates, one tile per SM)
-// are forced the same way. Without a GPU every GPU test skips.
+// are forced the same way. decoupled-lookback's automatic choice at the sizes that fit the GPU in
+// one wave is here too (CudaScan.EightByteOneWaveSizes). Without a GPU every GPU test skips. The
+// out-of-range overrides are test_cuda_scan_invalid's.
 //
-// Environment: SCANKIT_TEST_QUICK=1 (fewer sizes), SCANKIT_TEST_SEED=N (replay),
+// Environment: SCANKIT_TEST_QUICK=1 (fewer sizes; EightByteOneWaveSizes keeps three sizes up to
+// 2^21, for the sanitizers to check both of its paths), SCANKIT_TEST_SEED=N (replay),
 // SCANKIT_TEST_VERBOSE=1 (print each case).
-#include <cuda_runtime.h>
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "common/cuda_scan_test_util.hpp"
-#include "common/cuda_test_util.hpp"
-#include "common/test_util.hpp"
-#include "scankit/cuda/scan.cuh"
-
-namespace scankit::cuda {
-// Names the path in gtest's messages (found by argument-dependent lookup).
-inline void PrintTo(scan_path p, std::ostream* os) { *os << name(p); }
-}  // namespace scankit::cuda
 
 namespace {
 
 namespace sk = scankit;
 namespace skc = scankit::cuda;
 namespace dl = scankit::cuda::detail::decoupled_lookback;
-using sk::scan_kind;
+using namespace scankit::test;
 using sk::value_t;
-using sk::test::ck;
-using sk::test::device_buffer;
-using sk::test::op_name;
-using sk::test::quick_mode;
-using sk::test::random_init;
-using sk::test::random_input;
-using sk::test::verbose;
+using skc::scan_algorithm;
 using skc::scan_path;
-
-constexpr scan_kind both_kinds[] = {scan_kind::inclusive, scan_kind::exclusive};
 
 /// n = 0, 1, 2, 3, small primes, and the boundaries of the first tiles of `tile` items.
 std::vector<std::int64_t> sizes_around(std::int64_t tile, int tiles = 5) {
   std::vector<std::int64_t> s{0, 1, 2, 3, 31, 97, 1009, tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 13};
-  if (!quick_mode()) {
+  if (!quick()) {
     for (int k = 3; k <= tiles; ++k) s.insert(s.end(), {k * tile - 7, k * tile, k * tile + 101});
     s.push_back(static_cast<std::int64_t>(tiles) * tile + 65537 % tile);
   }
@@ -57,16 +41,19 @@ std::vector<std::int64_t> sizes_around(std::int64_t tile, int tiles = 5) {
   return s;
 }
 
-class CudaScanPaths : public ::testing::TestWithParam<scan_path> {
- protected:
-  void SetUp() override {
-    if (skc::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    ck(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-  }
-  void TearDown() override {
-    if (stream_) cudaStreamDestroy(stream_);
+/// Misaligned pointers on every fifth case of a sweep: a forced path must fall back where it
+/// needs aligned vectors.
+class CudaScanPaths : public sk::test::cuda_scan_fixture<CudaScanPaths, scan_path> {
+ public:
+  CudaScanPaths() { misalign_every_fifth_ = true; }
+
+  template <class Op>
+  std::string describe(const skc::scan_config& cfg, std::int64_t n, bool aligned) const {
+    return "forced " + std::string(skc::name(cfg.path)) + ", ran " +
+           (n == 0 ? std::string("none") : dl::describe(plan<Op>(n, aligned, cfg)));
   }
 
+ protected:
   skc::scan_config config(int block = 0) const {
     skc::scan_config c = base_;
     c.path = GetParam();
@@ -88,59 +75,6 @@ class CudaScanPaths : public ::testing::TestWithParam<scan_path> {
     return plan<Op>(std::int64_t{1} << 22, true, config(block)).tile_items;
   }
 
-  /// Scans `in` (output, carry-out and workspace poisoned; pointers `shift` items past an
-  /// aligned address) and compares with the serial reference.
-  template <class Op>
-  ::testing::AssertionResult check(const std::vector<value_t<Op>>& in, Op op, scan_kind kind, value_t<Op> init,
-                                   bool in_place, int shift, const skc::scan_config& cfg) {
-    using T = value_t<Op>;
-    const auto n = static_cast<std::int64_t>(in.size());
-    const std::size_t bytes = in.size() * sizeof(T);
-    const dl::scan_plan p = plan<Op>(n, shift == 0, cfg);
-    const std::string where = std::string(" [forced ") + std::string(skc::name(cfg.path)) + ", ran " +
-                              (n == 0 ? std::string("none") : dl::describe(p)) + "; " + op_name<Op>() + ", " +
-                              (kind == scan_kind::inclusive ? "inclusive" : "exclusive") + ", n=" + std::to_string(n) +
-                              ", block=" + std::to_string(cfg.block_size) + (in_place ? ", in place" : "") +
-                              (shift ? ", misaligned" : "") + "]";
-    if (verbose()) std::printf(" %s\n", where.c_str()), std::fflush(stdout);
-    din_.reserve(bytes + 2 * sizeof(T));
-    dout_.reserve(bytes + 2 * sizeof(T));
-    dtotal_.reserve(sizeof(T));
-    T* din = din_.as<T>() + shift;
-    T* out = in_place ? din : dout_.as<T>() + shift;
-    ck(cudaMemcpyAsync(din, in.data(), bytes, cudaMemcpyHostToDevice, stream_), "copy in");
-    if (!in_place) ck(cudaMemsetAsync(out, 0xAB, bytes, stream_), "poison output");
-    ck(cudaMemsetAsync(dtotal_.p, 0xAB, sizeof(T), stream_), "poison total");
-    const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
-    ws_.reserve(need);
-    if (need > 0) ck(cudaMemsetAsync(ws_.data(), 0xCD, need, stream_), "poison workspace");
-    skc::scan(din, out, n, op, kind, init, ws_.data(), need, stream_, cfg, dtotal_.as<T>());
-    ck(cudaStreamSynchronize(stream_), "scan");
-    std::vector<T> got(in.size());
-    T total;
-    ck(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost), "copy out");
-    ck(cudaMemcpy(&total, dtotal_.p, sizeof(T), cudaMemcpyDeviceToHost), "copy total");
-    return sk::test::matches_reference(in, got, op, kind, init, &total) << where;
-  }
-
-  /// Both kinds over `sizes` with `cfg`: in place on alternate cases, carry-in on two cases in
-  /// three, misaligned on every fifth. Stops at the first failure.
-  template <class Op>
-  void sweep(Op op, const std::vector<std::int64_t>& sizes, const skc::scan_config& cfg) {
-    int k = 0;
-    for (std::int64_t n : sizes) {
-      const auto in = random_input(n, op);
-      const value_t<Op> init = k % 3 == 0 ? op.identity() : random_init(op);
-      for (scan_kind kind : both_kinds) {
-        const bool in_place = (k + (kind == scan_kind::exclusive)) % 2 == 1;
-        const auto r = check(in, op, kind, init, in_place, k % 5 == 4 ? 1 : 0, cfg);
-        EXPECT_TRUE(r);
-        if (!r) return;
-      }
-      ++k;
-    }
-  }
-
   /// sweep() around the forced path's own tile.
   template <class Op>
   void sweep_tiles(Op op, int block = 0, int tiles = 5) {
@@ -155,16 +89,7 @@ class CudaScanPaths : public ::testing::TestWithParam<scan_path> {
   }
 
   skc::scan_config base_{};
-  cudaStream_t stream_{};
-  device_buffer din_, dout_, dtotal_;
-  skc::workspace ws_;
 };
-
-std::string param_name(const ::testing::TestParamInfo<scan_path>& info) {
-  std::string s(skc::name(info.param));
-  std::replace(s.begin(), s.end(), '-', '_');
-  return s;
-}
 
 // Every path at small sizes: 4-byte (int32, uint32, float, affine16), 8-byte (int64, double,
 // affine) and 16-byte (affine64) items. A forced path that does not apply (16-byte items and the
@@ -242,7 +167,7 @@ TEST_P(CudaScanPaths, TwoLevelLaunches) {
       sweep(sk::test::affine_compose{}, sizes64, cfg);
       sweep(sk::sum<std::int32_t>{}, sizes32, cfg);
       if (HasFailure()) return;
-      if (quick_mode()) break;
+      if (quick()) break;
     }
 }
 
@@ -264,7 +189,7 @@ TEST_P(CudaScanPaths, OneTilePerSmSizes) {
   const std::int64_t one_wave64 = std::int64_t{sms} * 4096, one_wave32 = std::int64_t{sms} * 12288;
   std::vector<std::int64_t> sizes64{one_wave64 + 1, one_wave64 * 3 / 2 + 7, 3 * one_wave64 - 1};
   std::vector<std::int64_t> sizes32{one_wave32 + 1, one_wave32 * 2 + 3};
-  if (quick_mode()) sizes64.resize(1), sizes32.resize(1);
+  if (quick()) sizes64.resize(1), sizes32.resize(1);
   sweep(sk::sum<std::int64_t>{}, sizes64, config());
   sweep(sk::test::affine_compose{}, sizes64, config());
   sweep(sk::sum<std::int32_t>{}, sizes32, config());
@@ -273,33 +198,12 @@ TEST_P(CudaScanPaths, OneTilePerSmSizes) {
   sweep(sk::sum<std::int64_t>{}, sizes64, config());
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, CudaScanPaths, ::testing::ValuesIn(skc::all_scan_paths), param_name);
+INSTANTIATE_TEST_SUITE_P(Paths, CudaScanPaths, ::testing::ValuesIn(skc::all_scan_paths),
+                         sk::test::param_name<scan_path>);
 
 TEST(CudaScanPathsApi, PathNamesRoundTrip) {
   for (auto p : skc::all_scan_paths) EXPECT_EQ(skc::parse_scan_path(skc::name(p)), p);
   EXPECT_FALSE(skc::parse_scan_path("fast").has_value());
-}
-
-// Out-of-range overrides throw before anything runs (scan_workspace_bytes checks them; no GPU
-// needed).
-TEST(CudaScanPathsApi, InvalidOverridesThrow) {
-  auto throws = [](auto edit) {
-    skc::scan_config cfg;
-    edit(cfg);
-    EXPECT_THROW((void)skc::scan_workspace_bytes(1000, 4, cfg), sk::invalid_argument);
-  };
-  throws([](skc::scan_config& c) { c.path = static_cast<scan_path>(99); });
-  throws([](skc::scan_config& c) { c.blocked_from_items = -1; });
-  throws([](skc::scan_config& c) { c.specialized_from_items = -5; });
-  throws([](skc::scan_config& c) { c.first_delay_ns = 2000000u; });
-  throws([](skc::scan_config& c) { c.one_tile_per_sm_up_to_threads = 2048; });
-  throws([](skc::scan_config& c) { c.one_tile_per_sm_up_to_threads = -1; });
-  throws([](skc::scan_config& c) { c.load_window_tiles = -1; });
-  skc::scan_config ok;
-  ok.path = scan_path::windowed;
-  ok.load_window_tiles = 0;
-  ok.first_delay_ns = 0u;
-  EXPECT_NO_THROW((void)skc::scan_workspace_bytes(1000, 4, ok));
 }
 
 // The plan of the tuned defaults: small inputs take one launch, the tuning's named fields are
@@ -320,12 +224,44 @@ TEST(CudaScanPathsApi, DescriptionsNameThePlan) {
       << "12-byte items have no 16-byte vectors: blocked falls back";
 }
 
-struct print_seed : ::testing::Environment {
-  void SetUp() override {
-    std::printf("scankit CUDA scan path tests: SCANKIT_TEST_SEED=%llu%s\n",
-                static_cast<unsigned long long>(sk::test::seed()), quick_mode() ? " (SCANKIT_TEST_QUICK)" : "");
+// 8-byte items in launches that fit the GPU in one wave: the blocked tile with
+// more than the tuned 256 threads, so that it makes one tile per SM (from SMs x 4,096 + 1
+// items up to SMs x 12,288 with the 768-thread limit), then the load window (more than 256
+// tiles, up to 2^21 items); int64 and double sums and the 8-byte non-commutative affine maps,
+// both kinds, in place and not; then random sizes in [2^16, 2^21] (int64), and a double sum
+// in the window whose bits must not change from run to run. Sizes reach 2^21 in quick mode too
+// (three of them): the sanitizer runs take this test to check both paths.
+TEST_P(CudaScan, EightByteOneWaveSizes) {
+  if (algo() != scan_algorithm::decoupled_lookback) GTEST_SKIP() << "the tile belongs to decoupled-lookback";
+  constexpr auto tu = dl::tuning_for<8>(90);
+  int sms = 0;
+  ck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+  const std::int64_t tuned_tile = std::int64_t{tu.block_size} * tu.blocked_vectors * 2;
+  const std::int64_t one_per_sm = sms * tuned_tile;  // the last size the tuned block covers
+  const std::int64_t widest = one_per_sm * tu.one_tile_per_sm_up_to_threads / tu.block_size;
+  const std::int64_t last = std::int64_t{1} << 21;
+  std::vector<std::int64_t> sizes{one_per_sm + 1, widest + 1, last - 3};
+  if (!quick()) {
+    sizes.insert(sizes.end(), {one_per_sm - 1, one_per_sm, one_per_sm + 2 * 32 * 16 - 1, (one_per_sm * 3) / 2 + 7,
+                               widest - 1, widest, widest + tuned_tile - 1, (last * 3) / 4 + 1, last - 1, last});
+    // (On a GPU of more than 170 SMs, widest passes 2^21: no random size in between then.)
+    if (widest + 1 < last) sizes.push_back(std::uniform_int_distribution<std::int64_t>(widest + 1, last)(sk::test::rng()));
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   }
-};
-[[maybe_unused]] ::testing::Environment* const seed_env = ::testing::AddGlobalTestEnvironment(new print_seed);
+  sweep(sk::sum<std::int64_t>{}, sizes, config());
+  sweep(sk::sum<double>{}, sizes, config());
+  sweep(sk::test::affine_compose{}, sizes, config());
+
+  stress_random_sizes<std::int64_t>(quick() ? 10 : 200, 16.0, 21.0,
+                                    [](std::int64_t n) { return random_input(n, sk::sum<std::int64_t>{}); });
+  if (HasFatalFailure()) return;
+
+  // n = 2^21 - 3: above widest on GPUs of up to 170 SMs, so in the load window.
+  expect_bitwise_same_runs(random_input(last - 3, sk::sum<double>{}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, CudaScan, ::testing::ValuesIn(skc::all_scan_algorithms),
+                         sk::test::param_name<scan_algorithm>);
 
 }  // namespace

@@ -26,13 +26,8 @@ TEST(CudaSortLarge, AboveTwoToThirtyPairs) {
     if (free_b < wb + 16ull * n + (1ull << 30)) GTEST_SKIP() << "not enough GPU memory";
     SCOPED_TRACE(std::string(cuda::name(alg)));
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(n)), vals(static_cast<std::size_t>(n));
-    std::uint64_t x = seed();
-    for (auto& k : keys) {  // splitmix64: fast enough for 2^30 keys
-      x += 0x9E3779B97F4A7C15ull;
-      std::uint64_t z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      k = static_cast<std::uint32_t>(z ^ (z >> 31)) & 0xFFFFFu;
-    }
+    splitmix64 g;  // fast enough for 2^30 keys
+    for (auto& k : keys) k = static_cast<std::uint32_t>(g()) & 0xFFFFFu;
     std::iota(vals.begin(), vals.end(), 0u);
     dmem kin = upload(keys), vin = upload(vals), kout(4 * n), vout(4 * n), ws(wb);
     cuda::sort_pairs(kin.as<std::uint32_t>(), kout.as<std::uint32_t>(), vin.as<std::uint32_t>(),
