@@ -88,6 +88,9 @@ class NumpyOps:
     def min(self, x):
         return x.min().item()
 
+    def minmax(self, x):
+        return x.min().item(), x.max().item()
+
     def concat(self, xs):
         return np.concatenate(xs)
 
@@ -137,16 +140,31 @@ class TorchOps:
         return x.data_ptr()
 
     def stream(self, device):
-        return self.torch.cuda.current_stream(device).cuda_stream
+        return self._raw_stream(device)
+
+    def _raw_stream(self, device):
+        # torch's own cheap accessor of the current stream's handle (the one Triton uses);
+        # current_stream() builds a Stream object on every call.
+        raw = getattr(self.torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            self._raw_stream = raw
+            return raw(device)
+        self._raw_stream = lambda d: self.torch.cuda.current_stream(d).cuda_stream
+        return self._raw_stream(device)
 
     def _dev(self, device):
         return self.torch.device("cuda", device) if device >= 0 else self.torch.device("cpu")
 
     def _dtype(self, dtype):
-        try:
-            return self.by_name[np.dtype(dtype).name if not isinstance(dtype, str) else dtype]
-        except KeyError:
-            raise TypeError(f"PyTorch has no dtype {dtype}") from None
+        name = dtype if isinstance(dtype, str) else np.dtype(dtype).name
+        t = self.by_name.get(name)
+        if t is None:
+            t = getattr(self.torch, name, None)
+            if not isinstance(t, self.torch.dtype):
+                raise TypeError(f"PyTorch has no dtype {name}")
+            self.by_name[name] = t
+            self.names[t] = name
+        return t
 
     def empty(self, shape, dtype, device):
         try:
@@ -191,7 +209,13 @@ class TorchOps:
     def logical_not(self, x):
         return self.torch.logical_not(x)
 
+    _signed_twin = {"uint16": "int16", "uint32": "int32", "uint64": "int64"}
+
     def take(self, x, idx, axis=None):
+        twin = self._signed_twin.get(self.dtype_name(x))
+        if twin is not None:
+            # torch's unsigned 16-64-bit types have no gather kernels: move their bits as signed
+            return self.view(self.take(self.view(x, twin), idx, axis), self.dtype_name(x))
         if axis is None:
             return x.reshape(-1)[idx]
         return self.torch.index_select(x, axis, idx)
@@ -201,6 +225,10 @@ class TorchOps:
 
     def min(self, x):
         return x.min().item()
+
+    def minmax(self, x):
+        lo, hi = self.torch.aminmax(x)  # one pass, one round trip
+        return tuple(self.torch.stack([lo, hi]).tolist())
 
     def concat(self, xs):
         return self.torch.cat(xs)
@@ -300,6 +328,11 @@ class CupyOps:
     def min(self, x):
         with x.device:
             return x.min().item()
+
+    def minmax(self, x):
+        with x.device:
+            lo, hi = self.cp.stack([x.min(), x.max()]).get().tolist()  # one round trip
+            return lo, hi
 
     def concat(self, xs):
         with xs[0].device:

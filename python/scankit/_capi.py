@@ -58,7 +58,7 @@ _protos = {
     "sk_unique": (_i, [_i, _i, _p, _p, _p, _i64, _p, _s, _p, _i64, _up]),
     "sk_read_count": (_i, [_i, _p, _up, _pi64]),
     "sk_fill_tail": (_i, [_i, _i, _p, _p, _i64, _p, _up]),
-    "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _s, _up]),
+    "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _i, _s, _up]),
     "sk_histogram_edges": (_i, [_i, _i, _p, _i64, _p, _p, _i64, _s, _up]),
     "sk_bincount": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up]),
 }

@@ -1,6 +1,5 @@
 """Histograms: histogram (numpy.histogram's bins) and bincount."""
 
-import math
 import operator
 
 import numpy as np
@@ -29,34 +28,64 @@ def _samples(a, what):
     raise TypeError(f"{what} does not take {a.dtype} samples; supported: {', '.join(SUPPORTED)}")
 
 
-def _outer_edges(a, x, rng):
-    """numpy's _get_outer_edges: the range, checked, or the samples' min and max."""
-    if rng is not None:
-        first, last = rng
-        if first > last:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (math.isfinite(first) and math.isfinite(last)):
-            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
-    elif a.size == 0:
-        first, last = 0, 1
+def _numpy_dtype(a):
+    """The dtype numpy would see for a's samples (bool is counted as uint8, bfloat16 as float32)."""
+    return {"bool": "uint8", "bfloat16": "float32"}.get(a.dtype, a.dtype)
+
+
+def _numpy_edges(a, bins, rng):
+    """(lower, upper, edges) as numpy.histogram computes them for these samples: the range
+    (checked by numpy), or the samples' min and max (one round trip on the GPU), widened by 0.5
+    each way when equal; the edges from numpy.histogram_bin_edges itself."""
+    dt = _numpy_dtype(a)
+    if rng is None and a.size > 0:
+        x = flat(a)
+        if a.dtype == "bool":
+            x = a.ops.view(x, "uint8")
+        lo, hi = a.ops.minmax(x)
+        probe = np.array([lo, hi], dtype=dt)
+        edges = np.histogram_bin_edges(probe, bins=bins)
+        first, last = float(lo), float(hi)
     else:
-        first, last = a.ops.min(x), a.ops.max(x)
-        if not (math.isfinite(first) and math.isfinite(last)):
-            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+        edges = np.histogram_bin_edges(np.empty(0, dtype=dt), bins=bins, range=rng)
+        first, last = (0.0, 1.0) if rng is None else (float(rng[0]), float(rng[1]))
     if first == last:
         first, last = first - 0.5, last + 0.5
-    return first, last
+    return first, last, edges
+
+
+def _edge_arithmetic(edges, first, last, bins, st):
+    """0 when numpy computed the edges in double (numpy_bins.hpp's default), 1 when in float32
+    (numpy 2 with float32 bounds), None when neither reproduces them bit for bit."""
+    level = np.dtype(st) if st in ("float32", "float64") else np.dtype(np.float64)
+    if edges.dtype.kind != "f" or not np.array_equal(edges.astype(level).astype(edges.dtype), edges):
+        return None
+    i = np.arange(bins + 1)
+    want = edges.astype(level)
+    with np.errstate(all="ignore"):
+        cand = (i.astype(np.float64) * ((last - first) / bins) + first).astype(level)
+        cand[-1] = last
+        if np.array_equal(cand, want):
+            return 0
+        if level == np.float32:
+            lo, hi = np.float32(first), np.float32(last)
+            step = (hi - lo) / np.float32(bins)
+            cand = i.astype(np.float32) * step + lo
+            cand[-1] = hi
+            if np.array_equal(cand, want):
+                return 1
+    return None
 
 
 def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy's name
     """``numpy.histogram``: ``(counts, bin_edges)``, counts as int64.
 
     ``bins`` is a number of equal bins over ``range`` (default: the samples' min and max, one
-    round trip on the GPU) or an increasing sequence of edges. The bins are numpy's exactly:
-    edges from ``numpy.linspace`` (in the sample's float type, or float64 for integers), every
-    bin half-open but the last, which includes its upper edge; NaN and samples outside the
-    range are not counted. Samples: bool, integers, float16/bfloat16 (counted as float32),
-    float32, float64. No ``weights`` or ``density``. ``algorithm``: one of
+    round trip on the GPU) or a strictly increasing sequence of edges. The bins are the
+    installed NumPy's exactly: its edges (``numpy.histogram_bin_edges``), every bin half-open
+    but the last, which includes its upper edge; NaN and samples outside the range are not
+    counted. Samples: bool, integers, float16, bfloat16 (as float32), float32, float64. No
+    ``weights``, ``density`` or bin estimators. ``algorithm``: one of
     ``scankit.algorithms("histogram")``.
     """
     a = wrap(x)
@@ -73,14 +102,19 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
             raise TypeError("histogram: bins must be an integer or a sequence of edges") from None
         if nb < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(a, samples, range)
-        bin_type = np.result_type(first, last, np.empty(0, dtype=st))
-        if np.issubdtype(bin_type, np.integer):
-            bin_type = np.result_type(bin_type, float)
-        edges = np.linspace(first, last, nb + 1, endpoint=True, dtype=bin_type)
+        first, last, edges = _numpy_edges(a, nb, range)
+        mode = _edge_arithmetic(edges, first, last, nb, st)
+        if mode is not None:
+            counts = ops.empty((nb,), "int64", a.device)
+            _capi.call("histogram_even", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
+                       first, last, mode, alg, stream(a))
+            return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(edges, a.device))
+        # Edges neither arithmetic gives (float16 samples, say): count between numpy's edges.
+        level, samples, st = _levels(a, samples, st, edges)
         counts = ops.empty((nb,), "int64", a.device)
-        _capi.call("histogram_even", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
-                   float(first), float(last), alg, stream(a))
+        d_edges = ops.from_numpy(level, a.device)
+        _capi.call("histogram_edges", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts),
+                   ops.ptr(d_edges), level.size, alg, stream(a))
         return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(edges, a.device))
     e = np.asarray(bins.get() if hasattr(bins, "get") and not isinstance(bins, np.ndarray) else
                    (bins.cpu().numpy() if hasattr(bins, "cpu") else bins))
@@ -95,7 +129,6 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
     d_edges = ops.from_numpy(level, a.device)
     _capi.call("histogram_edges", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts),
                ops.ptr(d_edges), level.size, alg, stream(a))
-    _keep = d_edges  # noqa: F841 - the edges must outlive the stream-ordered call's launch
     return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(e, a.device))
 
 
@@ -158,9 +191,10 @@ def bincount(x, minlength=0, *, length=None, algorithm=None):
     elif n == 0:
         nb = minlength
     else:
-        if st not in ("uint8", "uint16", "uint32") and ops.min(samples) < 0:
+        lo, hi = ops.minmax(samples)
+        if lo < 0:
             raise ValueError("'list' argument must have no negative elements")
-        nb = max(int(ops.max(samples)) + 1, minlength)
+        nb = max(int(hi) + 1, minlength)
     counts = ops.zeros((nb,), "int64", a.device) if nb == 0 else ops.empty((nb,), "int64", a.device)
     if nb > 0:
         _capi.call("bincount", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,

@@ -131,10 +131,12 @@ SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* co
  * numpy.histogram's even bins: edges[i] = lower + i * (upper - lower) / bins as numpy.linspace
  * computes them (in the sample type for float samples, in double for integer samples), sample
  * x in bin i when edges[i] <= x < edges[i+1], the last bin closed; NaN and samples outside
- * [lower, upper] are not counted. Types: uint8, uint16, int32, uint32, int64, float32/64. */
+ * [lower, upper] are not counted. float_edges != 0: the edges computed in float32 arithmetic, as
+ * numpy 2's linspace does for float32 bounds (numpy_bins.hpp). Types: uint8, uint16, int32,
+ * uint32, int64, float32/64. */
 SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                             int64_t bins, double lower, double upper, const char* algorithm,
-                             uintptr_t stream);
+                             int64_t bins, double lower, double upper, int float_edges,
+                             const char* algorithm, uintptr_t stream);
 /* Bins between sorted edges (bins + 1 of them; the sample type for float samples, int64 for
  * integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
 SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,

@@ -3,6 +3,8 @@
 // the Python side passes workspace from the caller's array library, so its allocator is used.
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "capi_internal.hpp"
@@ -49,9 +51,16 @@ class device_scope {
 
 cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
+/// SMs of a device, looked up once per device: calls on small arrays should not pay a driver
+/// query each.
 int sm_count(int device) {
+  static std::mutex mu;
+  static std::map<int, int> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  cache.emplace(device, sms);
   return sms;
 }
 
@@ -143,7 +152,11 @@ void check_workspace(std::int64_t have, std::int64_t need, const char* where) {
 
 bool built() { return true; }
 
-int device_count() { return sc::device_count(); }
+int device_count() {
+  // Counted once: the devices a process sees are fixed when CUDA initialises.
+  static const int count = sc::device_count();
+  return count;
+}
 
 std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len, std::int64_t inner,
                             const std::string& algorithm) {
@@ -353,11 +366,11 @@ void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count,
 }
 
 void histogram_even(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                    std::int64_t bins, double lower, double upper, const std::string& algorithm,
-                    std::uintptr_t stream) {
+                    std::int64_t bins, double lower, double upper, bool float_edges,
+                    const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
-  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, static_cast<int>(o.algorithm),
+  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, float_edges, static_cast<int>(o.algorithm),
                            as_stream(stream));
 }
 

@@ -8,13 +8,13 @@
 namespace scankit::capi::kernels {
 
 void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-                     double lower, double upper, int algorithm, cudaStream_t stream) {
+                     double lower, double upper, bool float_edges, int algorithm, cudaStream_t stream) {
   require_type(dtype, histogram_types, "histogram");
   cuda::histogram_options opts;
   opts.algorithm = static_cast<cuda::histogram_algorithm>(algorithm);
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto b = numpy_even_bins<T>::make(static_cast<int>(bins), lower, upper);
+    const auto b = numpy_even_bins<T>::make(static_cast<int>(bins), lower, upper, float_edges);
     const cuda::histogram_plan plan = cuda::plan_histogram(bins, sizeof(T), opts);
     cuda::detail::hist::check_device_args(static_cast<const T*>(samples), n, counts, "histogram");
     SCANKIT_CUDA_CHECK(cudaMemsetAsync(counts, 0, static_cast<std::size_t>(bins) * sizeof(std::uint64_t), stream));

@@ -151,6 +151,40 @@ inline constexpr unsigned sizes_gpu_sort = (1u << 4) | (1u << 8) | (1u << 16);
 /// The algorithm names (GPU ones first, default first) of a primitive.
 const char* algorithm_list(const std::string& primitive);
 
+/// A CPU algorithm name's index in `names` ("" picks `fallback`); GPU names are refused with
+/// the CPU ones listed, unknown names with every one.
+int cpu_choice(const std::string& a, std::initializer_list<const char*> names, int fallback,
+               const char* primitive);
+
+inline void check_n(std::int64_t n, const char* where) { scankit::detail::check_size(n, where); }
+
+inline void check_out(const void* p, const char* what, const char* where) {
+  if (p == nullptr) throw scankit::invalid_argument(std::string(where) + ": " + what + " is a null pointer");
+}
+
+// ---- the CPU backend (cpu_*.cpp, one translation unit per primitive) -----------------------
+namespace host {
+void scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out, std::int64_t outer,
+          std::int64_t len, std::int64_t inner, const std::string& algorithm);
+void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
+          int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm);
+std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out, std::int64_t n,
+                            const std::string& algorithm);
+std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in, void* out,
+                       std::int64_t n, const std::string& algorithm);
+std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, const void* in, void* out,
+                       std::int64_t n, const std::string& algorithm);
+std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n, const std::string& algorithm);
+std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
+                    const std::string& algorithm);
+void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
+                    double lower, double upper, bool float_edges, const std::string& algorithm);
+void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, const void* edges,
+                     std::int64_t num_edges, const std::string& algorithm);
+void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
+              const std::string& algorithm);
+}  // namespace host
+
 // ---- the GPU backend (capi_cuda.cpp; capi_nocuda.cpp throws no_device_error) --------------
 namespace gpu {
 bool built();
@@ -185,8 +219,8 @@ std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t 
 void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size,
                const void* fill, std::uintptr_t stream);
 void histogram_even(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                    std::int64_t bins, double lower, double upper, const std::string& algorithm,
-                    std::uintptr_t stream);
+                    std::int64_t bins, double lower, double upper, bool float_edges,
+                    const std::string& algorithm, std::uintptr_t stream);
 void histogram_edges(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
                      const void* edges, std::int64_t num_edges, const std::string& algorithm,
                      std::uintptr_t stream);

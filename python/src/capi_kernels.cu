@@ -61,7 +61,7 @@ struct lines {
 // In and out may be the same array: a warp loads its steps before it writes them, and work
 // items do not overlap. In whole-plane items the first row of each plane starts a new line (a head): the values
 // carry (head flag, value) pairs through the shuffles, and the carry-in stops at heads.
-template <class Op, bool Totals>
+template <class Op, bool Totals, bool Planes>
 __global__ void __launch_bounds__(block_threads)
     narrow_kernel(const typename Op::value_type* in, typename Op::value_type* out,
                   lines p, typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(block_threads)
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   const std::int64_t n = p.outer * p.len * p.inner;
-  const bool whole_planes = p.planes > 0;
+  constexpr bool whole_planes = Planes;  // a template parameter: row chunks shuffle no head flags
   const auto plane = static_cast<unsigned>(whole_planes ? p.len * p.inner : p.inner);
   for (std::int64_t w = warp; w < p.items; w += warps) {
     std::int64_t begin, end, a = 0, c = 0;
@@ -112,10 +112,14 @@ __global__ void __launch_bounds__(block_threads)
         bool f = head;
         for (int d = B; d < 32; d <<= 1) {
           const T tx = __shfl_up_sync(full_mask, x, d);
-          const bool tf = __shfl_up_sync(full_mask, f, d) != 0;
-          if (lane >= d) {
-            if (!f) x = op(tx, x);
-            f = f || tf;
+          if constexpr (Planes) {
+            const bool tf = __shfl_up_sync(full_mask, f, d) != 0;
+            if (lane >= d) {
+              if (!f) x = op(tx, x);
+              f = f || tf;
+            }
+          } else if (lane >= d) {
+            x = op(tx, x);
           }
         }
         const T carry = __shfl_sync(full_mask, prev, 32 - B + lane % B);
@@ -199,6 +203,51 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
+/// The same for few lines of many chunks: one block per line, each thread a run of chunks
+/// (a warp per line would walk thousands of chunks one dependent step after another).
+template <class Op>
+__global__ void __launch_bounds__(1024)
+    carry_block_kernel(lines p, typename Op::value_type* ws, typename Op::value_type init) {
+  using T = typename Op::value_type;
+  const Op op{};
+  __shared__ T warp_totals[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const std::int64_t per = (p.chunks + blockDim.x - 1) / blockDim.x;
+  const std::int64_t lines_total = p.outer * p.inner;
+  for (std::int64_t line = blockIdx.x; line < lines_total; line += gridDim.x) {
+    const std::int64_t a = line / p.inner, col = line % p.inner;
+    T* base = ws + a * p.chunks * p.inner + col;
+    const std::int64_t c0 = threadIdx.x * per, c1 = c0 + per < p.chunks ? c0 + per : p.chunks;
+    T local = op.identity();
+    for (std::int64_t c = c0; c < c1; ++c) local = op(local, base[c * p.inner]);
+    T incl = local;  // inclusive scan of the threads' totals, in thread order
+    for (int d = 1; d < 32; d <<= 1) {
+      const T t = __shfl_up_sync(full_mask, incl, d);
+      if (lane >= d) incl = op(t, incl);
+    }
+    if (lane == 31) warp_totals[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+      T w = lane < warps ? warp_totals[lane] : op.identity();
+      for (int d = 1; d < 32; d <<= 1) {
+        const T t = __shfl_up_sync(full_mask, w, d);
+        if (lane >= d) w = op(t, w);
+      }
+      warp_totals[lane] = w;  // inclusive over warps
+    }
+    __syncthreads();
+    const T before_lane = __shfl_up_sync(full_mask, incl, 1);
+    T prefix = warp > 0 ? op(init, warp_totals[warp - 1]) : init;
+    if (lane > 0) prefix = op(prefix, before_lane);
+    for (std::int64_t c = c0; c < c1; ++c) {
+      const T t = base[c * p.inner];
+      base[c * p.inner] = prefix;
+      prefix = op(prefix, t);
+    }
+    __syncthreads();  // warp_totals is reused by the next line
+  }
+}
+
 template <class Op>
 void run_batched(const typename Op::value_type* in, typename Op::value_type* out, const lines& p,
                  typename Op::value_type* ws, typename Op::value_type init, bool exclusive, bool wide,
@@ -207,13 +256,19 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
   const int grid = grid_for(p.items, sms);
   if (p.chunks > 1) {
     if (wide) wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
-    else narrow_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    else narrow_kernel<Op, true, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
     check_launch("scan along an axis (chunk totals)");
-    carry_kernel<Op><<<grid_for(p.outer * p.inner, sms), block_threads, 0, s>>>(p, ws, init);
+    const std::int64_t lines_total = p.outer * p.inner;
+    if (p.chunks > 256 && lines_total < std::int64_t{sms} * 16) {
+      carry_block_kernel<Op><<<static_cast<int>(lines_total), 1024, 0, s>>>(p, ws, init);
+    } else {
+      carry_kernel<Op><<<grid_for(lines_total, sms), block_threads, 0, s>>>(p, ws, init);
+    }
     check_launch("scan along an axis (carry-ins)");
   }
   if (wide) wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
-  else narrow_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else if (p.planes > 0) narrow_kernel<Op, false, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else narrow_kernel<Op, false, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   check_launch("scan along an axis");
 }
 

@@ -47,6 +47,6 @@ void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int6
 /// numpy.histogram's even bins (numpy_bins.hpp) with the library's counting kernels; counts
 /// zeroed first. algorithm: a scankit::cuda::histogram_algorithm as int.
 void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-                     double lower, double upper, int algorithm, cudaStream_t stream);
+                     double lower, double upper, bool float_edges, int algorithm, cudaStream_t stream);
 
 }  // namespace scankit::capi::kernels

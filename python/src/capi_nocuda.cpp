@@ -30,7 +30,7 @@ void unique(int, int, const void*, void*, std::int64_t*, std::int64_t, std::int6
             std::int64_t, std::uintptr_t) { none(); }
 std::int64_t read_count(int, const std::int64_t*, std::uintptr_t) { none(); }
 void fill_tail(int, int, void*, const std::int64_t*, std::int64_t, const void*, std::uintptr_t) { none(); }
-void histogram_even(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t, double, double,
+void histogram_even(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t, double, double, bool,
                     const std::string&, std::uintptr_t) { none(); }
 void histogram_edges(int, int, const void*, std::int64_t, std::uint64_t*, const void*, std::int64_t,
                      const std::string&, std::uintptr_t) { none(); }

@@ -1,0 +1,290 @@
+"""``python -m scankit.bench``: scankit's Python calls beside what NumPy, PyTorch and CuPy users
+call today, for the same work in the same process.
+
+On a GPU (PyTorch and/or CuPy present), each row times the median of ``--reps`` runs with CUDA
+events on the current stream, after a warm-up run; without a GPU it times scankit's CPU backend
+against NumPy with a wall clock. Columns: the work, scankit's time, then each baseline's time
+and scankit's speedup over it (baseline time / scankit time).
+
+    python -m scankit.bench                 # 2^28 items on the GPU, 2^27 on the CPU
+    python -m scankit.bench --log2n 24      # smaller inputs
+    python -m scankit.bench --cpu           # the CPU rows even with a GPU
+"""
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import scankit
+
+
+def _median(samples):
+    return statistics.median(samples)
+
+
+class GpuTimer:
+    """Times a callable with CUDA events of PyTorch or CuPy on the current stream."""
+
+    def __init__(self, torch=None, cupy=None):
+        self.torch, self.cupy = torch, cupy
+
+    def __call__(self, f, reps):
+        t = time.perf_counter()
+        f()
+        self.sync()
+        if time.perf_counter() - t > 0.2:
+            reps = 1  # a slow baseline: one timed run is enough to show it
+        out = []
+        for _ in range(reps):
+            if self.torch is not None:
+                a, b = self.torch.cuda.Event(enable_timing=True), self.torch.cuda.Event(enable_timing=True)
+                a.record()
+                f()
+                b.record()
+                b.synchronize()
+                out.append(a.elapsed_time(b))
+            else:
+                a, b = self.cupy.cuda.Event(), self.cupy.cuda.Event()
+                a.record()
+                f()
+                b.record()
+                b.synchronize()
+                out.append(self.cupy.cuda.get_elapsed_time(a, b))
+        return _median(out)
+
+    def sync(self):
+        if self.torch is not None:
+            self.torch.cuda.synchronize()
+        if self.cupy is not None:
+            self.cupy.cuda.get_current_stream().synchronize()
+
+
+def _cpu_time(f, reps):
+    f()
+    out = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        f()
+        out.append((time.perf_counter() - t) * 1e3)
+    return _median(out)
+
+
+def _row(rows, work, mine, baselines):
+    rows.append((work, mine, [(name, ms) for name, ms in baselines if ms is not None]))
+    _print_row(rows[-1])
+
+
+def _fmt(ms):
+    return f"{ms:9.3f} ms" if ms >= 0.01 else f"{ms * 1e3:8.2f} us"
+
+
+def _print_row(row):
+    work, mine, baselines = row
+    cells = "  ".join(f"{name} {_fmt(ms)} ({ms / mine:5.2f}x)" for name, ms in baselines)
+    print(f"{work:<52} scankit {_fmt(mine)}   {cells}", flush=True)
+
+
+def _try(f):
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001 - a baseline that cannot run is left out
+        print(f"    (baseline skipped: {type(e).__name__}: {e})", file=sys.stderr)
+        return None
+
+
+def gpu_rows(log2n, reps):
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    try:
+        import cupy as cp
+    except ImportError:
+        cp = None
+    if torch is not None and not torch.cuda.is_available():
+        torch = None
+    if torch is None and cp is None:
+        raise RuntimeError("the GPU rows need PyTorch or CuPy")
+    timer_t = GpuTimer(torch=torch) if torch is not None else None
+    timer_c = GpuTimer(cupy=cp) if cp is not None else None
+    n = 1 << log2n
+    rng = np.random.default_rng(1)
+    rows = []
+    name = torch.cuda.get_device_name() if torch is not None else cp.cuda.runtime.getDeviceProperties(0)["name"]
+    print(f"scankit {scankit.__version__} on {name}, n = 2^{log2n}, median of {reps} runs")
+
+    def T(a):
+        return torch.from_numpy(a).cuda() if torch is not None else None
+
+    def C(a):
+        return cp.asarray(a) if cp is not None else None
+
+    # cumsum
+    for dt in (np.int32, np.float32, np.int64):
+        a = rng.integers(0, 8, n).astype(dt)
+        xt, xc = T(a), C(a)
+        x = xt if xt is not None else xc
+        timer = timer_t or timer_c
+        mine = timer(lambda: scankit.cumsum(x), reps)
+        base = [("torch.cumsum", _try(lambda: timer_t(lambda: torch.cumsum(xt, 0), reps)) if xt is not None else None),
+                ("cupy.cumsum", _try(lambda: timer_c(lambda: cp.cumsum(xc), reps)) if xc is not None else None)]
+        _row(rows, f"cumsum {np.dtype(dt).name} 2^{log2n}", mine, base)
+        del xt, xc, x
+    # scans along an axis: the same bytes as the 1-D int32 scan
+    a = rng.integers(0, 8, n).astype(np.int32)
+    for shape, axis in (((n // 2, 2), 0), ((2, n // 2), 1), ((1 << (log2n // 2), n >> (log2n // 2)), 0),
+                        ((n // 1024, 1024), 1), ((n // 1024, 1024), 0)):
+        xt, xc = T(a.reshape(shape)), C(a.reshape(shape))
+        x = xt if xt is not None else xc
+        timer = timer_t or timer_c
+        mine = timer(lambda: scankit.cumsum(x, axis=axis), reps)
+        flat = timer(lambda: scankit.cumsum(x.reshape(-1)), reps)
+        base = [("scankit 1-D", flat),
+                ("torch.cumsum", _try(lambda: timer_t(lambda: torch.cumsum(xt, axis), reps)) if xt is not None else None),
+                ("cupy.cumsum", _try(lambda: timer_c(lambda: cp.cumsum(xc, axis=axis), reps)) if xc is not None else None)]
+        _row(rows, f"cumsum int32 {shape[0]}x{shape[1]} axis {axis}", mine, base)
+        del xt, xc, x
+    # sorts
+    a = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"sort int32 2^{log2n} (keys)", timer(lambda: scankit.sort(x), reps),
+         [("cupy.sort", _try(lambda: timer_c(lambda: cp.sort(xc), reps)) if xc is not None else None),
+          ("torch.sort", _try(lambda: timer_t(lambda: torch.sort(xt, stable=True), reps)) if xt is not None else None)])
+    _row(rows, f"argsort int32 2^{log2n}", timer(lambda: scankit.argsort(x), reps),
+         [("cupy.argsort", _try(lambda: timer_c(lambda: cp.argsort(xc), reps)) if xc is not None else None),
+          ("torch.argsort", _try(lambda: timer_t(lambda: torch.argsort(xt, stable=True), reps)) if xt is not None else None)])
+    _row(rows, f"sort int32 2^{log2n} values + int64 indices", timer(lambda: scankit.sort(x, return_indices=True), reps),
+         [("torch.sort", _try(lambda: timer_t(lambda: torch.sort(xt, stable=True), reps)) if xt is not None else None)])
+    del xt, xc, x
+    # select 50%
+    a = rng.integers(0, 1 << 30, n).astype(np.int32)
+    m = rng.random(n) < 0.5
+    xt, xc, mt, mc = T(a), C(a), T(m), C(m)
+    x, mk = (xt, mt) if xt is not None else (xc, mc)
+    timer = timer_t or timer_c
+    _row(rows, f"select 50% int32 2^{log2n} (mask)", timer(lambda: scankit.select(x, mk), reps),
+         [("torch.masked_select", _try(lambda: timer_t(lambda: torch.masked_select(xt, mt), reps)) if xt is not None else None),
+          ("cupy x[mask]", _try(lambda: timer_c(lambda: xc[mc], reps)) if xc is not None else None)])
+    _row(rows, f"select 50% int32 2^{log2n} (size=, no sync)", timer(lambda: scankit.select(x, mk, size=n // 2), reps),
+         [("torch.masked_select", _try(lambda: timer_t(lambda: torch.masked_select(xt, mt), reps)) if xt is not None else None)])
+    del xt, xc, mt, mc, x, mk
+    # bincount / histogram, 1024 bins
+    a = rng.integers(0, 1024, n).astype(np.int64)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"bincount 1024 bins int64 2^{log2n}", timer(lambda: scankit.bincount(x), reps),
+         [("torch.bincount", _try(lambda: timer_t(lambda: torch.bincount(xt), reps)) if xt is not None else None),
+          ("cupy.bincount", _try(lambda: timer_c(lambda: cp.bincount(xc), reps)) if xc is not None else None)])
+    _row(rows, f"bincount 1024 bins int64 2^{log2n} (length=)", timer(lambda: scankit.bincount(x, length=1024), reps),
+         [("torch.bincount", _try(lambda: timer_t(lambda: torch.bincount(xt, minlength=1024), reps)) if xt is not None else None)])
+    del xt, xc, x
+    a = rng.random(n, dtype=np.float32)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"histogram 1024 even bins float32 2^{log2n}", timer(lambda: scankit.histogram(x, 1024, (0.0, 1.0)), reps),
+         [("cupy.histogram", _try(lambda: timer_c(lambda: cp.histogram(xc, 1024, (0.0, 1.0)), reps)) if xc is not None else None),
+          ("torch.histc", _try(lambda: timer_t(lambda: torch.histc(xt, 1024, 0.0, 1.0), reps)) if xt is not None else None)])
+    del xt, xc, x
+    # the 256-bin count of 1 GiB of bytes
+    nb = 1 << 30 if log2n >= 28 else n
+    a = rng.integers(0, 256, nb, dtype=np.uint8)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"256-bin count of {nb >> 20} MiB uint8", timer(lambda: scankit.bincount(x, length=256), reps),
+         [("torch.histc (float copy)", _try(lambda: timer_t(lambda: torch.histc(xt.float(), 256, 0, 255), reps)) if xt is not None else None),
+          ("torch.bincount", _try(lambda: timer_t(lambda: torch.bincount(xt, minlength=256), reps)) if xt is not None else None),
+          ("cupy.bincount", _try(lambda: timer_c(lambda: cp.bincount(xc, minlength=256), reps)) if xc is not None else None)])
+    del xt, xc, x, a
+    # unique with counts, 65,536 distinct values
+    a = rng.integers(0, 65536, n).astype(np.int32)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"unique with counts int32 2^{log2n}, 65,536 distinct",
+         timer(lambda: scankit.unique(x, return_counts=True), reps),
+         [("cupy.unique", _try(lambda: timer_c(lambda: cp.unique(xc, return_counts=True), reps)) if xc is not None else None),
+          ("torch.unique", _try(lambda: timer_t(lambda: torch.unique(xt, return_counts=True), reps)) if xt is not None else None)])
+    del xt, xc, x
+    # the cost of the Python call: small inputs, where the kernels take a few microseconds
+    a = rng.integers(0, 8, 1 << 12).astype(np.int32)
+    for label, x, tm in (("torch", T(a), timer_t), ("cupy", C(a), timer_c)):
+        if x is None:
+            continue
+        calls = 2000
+
+        def per_call(f):
+            # wall clock over many calls, the queue drained at the end: what a Python loop sees
+            def loop():
+                for _ in range(calls):
+                    f()
+                tm.sync()
+            return _cpu_time(loop, 3) / calls
+
+        ours = per_call(lambda: scankit.cumsum(x))
+        theirs = per_call((lambda: torch.cumsum(x, 0)) if label == "torch" else (lambda: cp.cumsum(x)))
+        _row(rows, f"cumsum int32 2^12 per call, {label} arrays", ours, [(f"{label}.cumsum", theirs)])
+    print("(compare the last rows with the C++ call: ./build/release/scankit bench scan -n 4096)")
+    return rows
+
+
+def cpu_rows(log2n, reps):
+    import os
+
+    n = 1 << log2n
+    rng = np.random.default_rng(1)
+    rows = []
+    print(f"scankit {scankit.__version__} CPU backend ({os.cpu_count()} CPUs), NumPy {np.__version__}, "
+          f"n = 2^{log2n}, median of {reps} runs")
+    for dt in (np.int32, np.float32, np.int64):
+        a = rng.integers(0, 8, n).astype(dt)
+        _row(rows, f"cumsum {np.dtype(dt).name} 2^{log2n}", _cpu_time(lambda: scankit.cumsum(a), reps),
+             [("numpy.cumsum", _cpu_time(lambda: np.cumsum(a, dtype=dt), reps))])
+    a = rng.integers(0, 8, n).astype(np.int32).reshape(n // 2, 2)
+    _row(rows, f"cumsum int32 {n // 2}x2 axis 0", _cpu_time(lambda: scankit.cumsum(a, axis=0), reps),
+         [("numpy.cumsum", _cpu_time(lambda: np.cumsum(a, axis=0, dtype=np.int32), reps))])
+    a = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    _row(rows, f"sort int32 2^{log2n}", _cpu_time(lambda: scankit.sort(a), reps),
+         [("numpy.sort", _cpu_time(lambda: np.sort(a), reps))])
+    _row(rows, f"argsort int32 2^{log2n}", _cpu_time(lambda: scankit.argsort(a), reps),
+         [("numpy.argsort stable", _cpu_time(lambda: np.argsort(a, kind="stable"), reps))])
+    m = rng.random(n) < 0.5
+    _row(rows, f"select 50% int32 2^{log2n}", _cpu_time(lambda: scankit.select(a, m), reps),
+         [("numpy a[mask]", _cpu_time(lambda: a[m], reps))])
+    f = rng.random(n, dtype=np.float32)
+    _row(rows, f"histogram 1024 bins float32 2^{log2n}", _cpu_time(lambda: scankit.histogram(f, 1024, (0.0, 1.0)), reps),
+         [("numpy.histogram", _cpu_time(lambda: np.histogram(f, 1024, (0.0, 1.0)), reps))])
+    k = rng.integers(0, 1024, n).astype(np.int64)
+    _row(rows, f"bincount 1024 bins int64 2^{log2n}", _cpu_time(lambda: scankit.bincount(k), reps),
+         [("numpy.bincount", _cpu_time(lambda: np.bincount(k), reps))])
+    u = rng.integers(0, 65536, n).astype(np.int32)
+    _row(rows, f"unique with counts int32 2^{log2n}", _cpu_time(lambda: scankit.unique(u, return_counts=True), reps),
+         [("numpy.unique", _cpu_time(lambda: np.unique(u, return_counts=True), reps))])
+    return rows
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m scankit.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--log2n", type=int, default=None, help="log2 of the item count (default 28 GPU, 27 CPU)")
+    p.add_argument("--reps", type=int, default=10, help="timed runs per row (the median is shown)")
+    p.add_argument("--cpu", action="store_true", help="the CPU rows (NumPy arrays), also with a GPU")
+    args = p.parse_args(argv)
+    gpu = not args.cpu and scankit.built_with_cuda() and scankit.device_count() > 0
+    if gpu:
+        gpu_rows(args.log2n or 28, args.reps)
+    else:
+        if not args.cpu:
+            print("no GPU for scankit here: the CPU rows")
+        cpu_rows(args.log2n or 27, args.reps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

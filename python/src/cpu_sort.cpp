@@ -1,0 +1,97 @@
+// The C ABI's CPU sorts (the library's parallel radix sort, or its serial reference).
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capi_internal.hpp"
+#include "half_keys.hpp"
+#include "scankit/cpu/scan.hpp"
+#include "scankit/cpu/sort.hpp"
+
+namespace scankit::capi::host {
+namespace {
+
+
+void copy_bytes(void* dst, const void* src, std::int64_t bytes) {
+  if (dst == src || bytes == 0) return;
+  if (bytes >= (std::int64_t{1} << 22)) cpu::parallel_copy(dst, src, bytes);
+  else std::memcpy(dst, src, static_cast<std::size_t>(bytes));
+}
+
+template <class F>
+void parallel_range(std::int64_t n, F&& f) {
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
+                    [&](const tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
+}
+
+template <class K>
+void cpu_sort_typed(K* keys, const void* values_in, void* values_out, int value_bytes, bool indices,
+                    std::int64_t n, const sort_options& opts, bool serial) {
+  auto sort_with = [&](auto* vals) {
+    if (serial) cpu::sort_pairs_serial(keys, vals, n, opts);
+    else cpu::sort_pairs_parallel(keys, vals, n, opts);
+  };
+  if (indices) {
+    auto* idx = static_cast<std::int64_t*>(values_out);
+    parallel_range(n, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) idx[i] = i;
+    });
+    sort_with(idx);
+  } else if (value_bytes > 0) {
+    visit_bytes(value_bytes, sizes_cpu, [&](auto tag) {
+      using V = typename decltype(tag)::type;
+      copy_bytes(values_out, values_in, n * static_cast<std::int64_t>(sizeof(V)));
+      sort_with(static_cast<V*>(values_out));
+    });
+  } else if (serial) {
+    cpu::sort_keys_serial(keys, n, opts);
+  } else {
+    cpu::sort_keys_parallel(keys, n, opts);
+  }
+}
+
+}  // namespace
+
+void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
+              int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm) {
+  const char* where = "scankit sort";
+  require_type(dtype, sort_types, "sort");
+  check_n(n, where);
+  if (n > 0) {
+    check_out(keys_in, "keys", where);
+    check_out(keys_out, "sorted keys", where);
+    if (indices || value_bytes > 0) check_out(values_out, "values output", where);
+    if (!indices && value_bytes > 0) check_out(values_in, "values", where);
+  }
+  if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_cpu, [](auto) {});
+  const bool serial = cpu_choice(algorithm, {"cpu-radix", "cpu-serial"}, 0, "sort") == 1;
+  sort_options opts;
+  opts.descending = descending;
+  const std::int64_t key_bytes = dtype_size(dtype);
+  copy_bytes(keys_out, keys_in, n * key_bytes);
+  if (dtype == SK_F16 || dtype == SK_BF16) {
+    const int mant = dtype == SK_F16 ? 10 : 7;
+    auto* k = static_cast<std::uint16_t*>(keys_out);
+    parallel_range(n, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) k[i] = half_to_ordered(k[i], mant);
+    });
+    cpu_sort_typed(k, values_in, values_out, value_bytes, indices, n, opts, serial);
+    parallel_range(n, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) k[i] = half_from_ordered(k[i], mant);
+    });
+    return;
+  }
+  visit_number(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    cpu_sort_typed(static_cast<K*>(keys_out), values_in, values_out, value_bytes, indices, n, opts, serial);
+  });
+}
+
+
+}  // namespace scankit::capi::host
