@@ -129,12 +129,15 @@ class TorchOps:
             if hasattr(torch, n):
                 self.by_name[n] = getattr(torch, n)
         self.names = {v: k for k, v in self.by_name.items()}
+        self._devices = {}
 
     def dtype_name(self, x):
         return self.names.get(x.dtype, str(x.dtype).replace("torch.", ""))
 
     def device(self, x):
-        return x.device.index if x.device.type == "cuda" else -1 if x.device.type == "cpu" else -2
+        if x.is_cuda:
+            return x.get_device()
+        return -1 if x.device.type == "cpu" else -2
 
     def ptr(self, x):
         return x.data_ptr()
@@ -153,7 +156,11 @@ class TorchOps:
         return self._raw_stream(device)
 
     def _dev(self, device):
-        return self.torch.device("cuda", device) if device >= 0 else self.torch.device("cpu")
+        d = self._devices.get(device)
+        if d is None:
+            d = self.torch.device("cuda", device) if device >= 0 else self.torch.device("cpu")
+            self._devices[device] = d
+        return d
 
     def _dtype(self, dtype):
         name = dtype if isinstance(dtype, str) else np.dtype(dtype).name

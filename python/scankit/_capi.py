@@ -82,10 +82,21 @@ def call(name, *args):
         raise RuntimeError(message)
 
 
+_workspace_cache = {}
+
+
 def workspace_bytes(name, *args):
-    """Calls sk_<name>_workspace(*args, &bytes) and returns bytes."""
+    """Calls sk_<name>_workspace(*args, &bytes) and returns bytes, remembered per arguments:
+    repeated calls on arrays of one shape skip the query (it depends on nothing else)."""
+    key = (name,) + args
+    cached = _workspace_cache.get(key)
+    if cached is not None:
+        return cached
     out = ctypes.c_int64(0)
     call(name + "_workspace", *args, ctypes.byref(out))
+    if len(_workspace_cache) > 4096:
+        _workspace_cache.clear()
+    _workspace_cache[key] = out.value
     return out.value
 
 

@@ -98,3 +98,40 @@ def test_every_algorithm(backend, rng):
         np.testing.assert_array_equal(backend.numpy(c), np.histogram(x, bins=100)[0])
         np.testing.assert_array_equal(backend.numpy(scankit.bincount(backend.asarray(k), algorithm=alg)),
                                       np.bincount(k))
+
+
+def test_float32_edge_arithmetic_of_numpy_2():
+    # NumPy 2 computes the edges of float32 samples without a range in float32 arithmetic;
+    # the counting functor reproduces that when asked (the CPU runs the same functor as the GPU).
+    import ctypes
+
+    from scankit import _capi
+
+    rng = np.random.default_rng(7)
+    x = rng.random(100003).astype(np.float32)
+    lo, hi, bins = np.float32(x.min()), np.float32(x.max()), 37
+    step = (hi - lo) / np.float32(bins)
+    edges = np.arange(bins + 1).astype(np.float32) * step + lo
+    edges[-1] = hi
+    x[:bins + 1] = edges  # samples on every edge
+    want = np.searchsorted(edges, x, side="right") - 1
+    want[x == hi] = bins - 1
+    want = np.bincount(want[(x >= lo) & (x <= hi)], minlength=bins)
+    counts = np.zeros(bins, np.int64)
+    _capi.call("histogram_even", -1, _capi.DTYPE_CODES["float32"], x.ctypes.data, x.size, counts.ctypes.data, bins,
+               float(lo), float(hi), 1, b"", 0)
+    np.testing.assert_array_equal(counts, want)
+    assert ctypes.sizeof(ctypes.c_double) == 8
+
+
+def test_edge_arithmetic_choice():
+    from scankit._histogram import _edge_arithmetic
+
+    e64 = np.linspace(0.25, 0.75, 11).astype(np.float32)
+    assert _edge_arithmetic(e64, 0.25, 0.75, 10, "float32") == 0
+    lo, hi = np.float32(0.1), np.float32(0.9)
+    e32 = np.arange(11).astype(np.float32) * ((hi - lo) / np.float32(10)) + lo
+    e32[-1] = hi
+    assert _edge_arithmetic(e32, float(lo), float(hi), 10, "float32") in (0, 1)
+    assert _edge_arithmetic(np.linspace(0, 10, 6), 0.0, 10.0, 5, "int32") == 0
+    assert _edge_arithmetic(np.array([0.0, 1.0, 5.0]), 0.0, 5.0, 2, "float64") is None
