@@ -84,7 +84,8 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
         raise TypeError(f"scan: the bitwise operator {name!r} needs integer items, not {a.dtype}")
     y = a.x
     if axis is None:
-        y = ops.reshape(ops.contiguous(y) if not ops.is_contiguous(y) else y, (a.size,))
+        if a.ndim != 1:
+            y = ops.reshape(ops.contiguous(y) if not ops.is_contiguous(y) else y, (a.size,))
         axis = 0
     else:
         if a.ndim == 0:

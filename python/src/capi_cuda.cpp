@@ -148,6 +148,18 @@ void check_workspace(std::int64_t have, std::int64_t need, const char* where) {
                                     " bytes is smaller than the " + std::to_string(need) + " needed");
 }
 
+/// Whether a scan over [outer][len][inner] runs as the library's 1-D scan once per line: one
+/// line; contiguous lines with an algorithm other than the default (only the default has a
+/// batched form); or a few long contiguous lines, which the single-pass 1-D scan reads once
+/// where the batched kernels read twice.
+bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm,
+                      const sc::scan_config& cfg) {
+  if (outer * inner == 1) return true;
+  if (inner != 1) return false;
+  if (!algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm) return true;
+  return outer <= 16 && len >= (std::int64_t{1} << 20);
+}
+
 }  // namespace
 
 bool built() { return true; }
@@ -165,7 +177,7 @@ std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int6
   if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
   const auto cfg = scan_config_of(algorithm);
   const auto item = static_cast<std::size_t>(dtype_size(dtype));
-  if (outer * inner == 1 || (inner == 1 && !algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm))
+  if (library_per_line(outer, len, inner, algorithm, cfg))
     return static_cast<std::int64_t>(sc::scan_workspace_bytes(len, item, cfg));
   return kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device)).workspace_bytes;
 }
@@ -180,9 +192,7 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
   const auto cfg = scan_config_of(algorithm);
   const auto item = static_cast<std::size_t>(dtype_size(dtype));
   const cudaStream_t s = as_stream(stream);
-  const bool library_per_line = outer * inner == 1 ||
-                                (inner == 1 && !algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm);
-  if (library_per_line) {
+  if (library_per_line(outer, len, inner, algorithm, cfg)) {
     // The library's scan, once per line (one line for a 1-D array): any algorithm.
     visit_number(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
