@@ -158,8 +158,8 @@ def cumprod(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorith
 
 def cummax(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorithm=None, out=None):
     """Running maximum along ``axis`` (``numpy.maximum.accumulate``; values only, unlike
-    ``torch.cummax``); see :func:`scan`. NaN handling follows C++ ``a < b``: a NaN is kept only
-    until a comparable value follows, so avoid NaN inputs."""
+    ``torch.cummax``); see :func:`scan`. With NaN inputs the result is unspecified: the operator
+    is ``a < b ? b : a``, which is not associative with NaN (NumPy propagates NaN)."""
     return scan(x, "max", axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
 
 
