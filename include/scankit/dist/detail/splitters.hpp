@@ -57,7 +57,7 @@ struct splitter {
 /// How many of rank `rank`'s n sorted items come before splitter s. lower(b) / upper(b): the
 /// first position whose bits are >= b / > b.
 template <class Lower, class Upper>
-std::int64_t local_cut(const splitter& s, int rank, std::int64_t n, Lower lower, Upper upper) {
+constexpr std::int64_t local_cut(const splitter& s, int rank, std::int64_t n, Lower lower, Upper upper) {
   switch (s.where) {
     case splitter::kind::below_all: return 0;
     case splitter::kind::above_all: return n;

@@ -1,0 +1,135 @@
+// The NCCL backend's exchanges: NCCL calls grouped over the process's local ranks, the call
+// records (all-gathered on the device, read on the host after a bounded wait), and moving a
+// distributed array between layouts with grouped ncclSend/ncclRecv.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "scankit/dist/detail/plan.hpp"
+#include "scankit/dist/detail/signature.hpp"
+#include "scankit/dist/nccl_communicator.hpp"
+
+namespace scankit::dist::detail::nccl {
+
+/// Scratch slots of nccl_local_rank::scratch.
+enum scratch_slot : int {
+  record_slot = 0,
+  records_slot = 1,
+  slot_a, slot_b, slot_c, slot_d, slot_e, slot_f, slot_g, slot_h, slot_i, slot_j
+};
+
+/// Calls f(local rank, index) for every local rank with its device current.
+template <class F>
+void for_each_local(nccl_communicator& c, F&& f) {
+  for (int i = 0; i < c.local_count(); ++i) {
+    device_guard g(c.local(i).device);
+    f(c.local(i), i);
+  }
+}
+
+/// NCCL calls of every local rank in one group (one process driving several GPUs must issue
+/// them together, or the first blocks waiting for the others), then waits until they are
+/// enqueued.
+template <class F>
+void grouped(nccl_communicator& c, const char* what, const char* operation, F&& f) {
+  check_nccl(ncclGroupStart(), nullptr, "ncclGroupStart", operation);
+  try {
+    for_each_local(c, f);
+  } catch (...) {
+    ncclGroupEnd();
+    throw;
+  }
+  check_nccl(ncclGroupEnd(), nullptr, "ncclGroupEnd", operation);
+  c.settle(what, operation);
+}
+
+inline void check_shard_count(const nccl_communicator& c, std::size_t count, const char* what, const char* operation) {
+  if (static_cast<int>(count) != c.local_count())
+    throw invalid_argument(std::string(operation) + ": " + std::to_string(count) + " " + what + " for " +
+                           std::to_string(c.local_count()) + " local ranks");
+}
+
+/// Copies the host part of a local rank's call record to the device, where the rank's kernels
+/// may then fill the payload; returns the device record.
+inline call_record* stage_record(nccl_local_rank& l, const call_record& host_part, const char* operation) {
+  call_record* staged = l.pinned[0].get<call_record>(1, operation);
+  *staged = host_part;
+  auto* d = l.buffer<call_record>(record_slot, 1, operation);
+  check_cuda(cudaMemcpyAsync(d, staged, sizeof(call_record), cudaMemcpyHostToDevice, l.stream), "cudaMemcpyAsync",
+             operation);
+  return d;
+}
+
+/// The payload of a device record (the address only; nothing is read).
+template <class T>
+T* payload_of(call_record* d) {
+  return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(d) + offsetof(call_record, payload));
+}
+
+/// Marks a staged record failed: the rank's work after staging it threw.
+inline void mark_failed(nccl_local_rank& l, call_record* d) {
+  static const std::uint32_t one = 1;
+  cudaMemcpyAsync(reinterpret_cast<unsigned char*>(d) + offsetof(call_record, failed), &one, sizeof(one),
+                  cudaMemcpyHostToDevice, l.stream);
+}
+
+/// All-gathers the staged records of every rank, waits for them (bounded) and checks them
+/// (check_records: mismatched calls, failed ranks). `failed` holds each local rank's failure.
+inline std::vector<call_record> gather_records(nccl_communicator& c, std::uint64_t sig,
+                                               const std::vector<std::exception_ptr>& failed, const char* operation) {
+  const int p = c.size();
+  grouped(c, "ncclAllGather of the call records", operation, [&](nccl_local_rank& l, int) {
+    auto* all = l.buffer<call_record>(records_slot, p, operation);
+    check_nccl(ncclAllGather(l.buffer<call_record>(record_slot, 1, operation), all, sizeof(call_record), ncclUint8,
+                             l.comm, l.stream),
+               l.comm, "ncclAllGather", operation);
+  });
+  for_each_local(c, [&](nccl_local_rank& l, int) {
+    check_cuda(cudaMemcpyAsync(l.pinned[1].get<call_record>(p, operation),
+                               l.buffer<call_record>(records_slot, p, operation), sizeof(call_record) * p,
+                               cudaMemcpyDeviceToHost, l.stream),
+               "cudaMemcpyAsync", operation);
+  });
+  c.synchronize(operation);
+  const call_record* h = c.local(0).pinned[1].get<call_record>(p, operation);
+  std::vector<call_record> all(h, h + p);
+  std::exception_ptr mine;
+  for (const auto& f : failed)
+    if (f && !mine) mine = f;
+  check_records(all.data(), p, sig, c.local(0).rank, mine, operation);
+  return all;
+}
+
+/// Moves each local rank's items from layout `from` to layout `to` (items per rank, global
+/// order kept): grouped ncclSend/ncclRecv of the overlapping pieces (plan_transfer), bytes
+/// as ncclUint8. in[i] and out[i] belong to local rank i; out must not overlap in.
+inline void move_layout(nccl_communicator& c, std::span<const void* const> in, std::span<void* const> out,
+                        std::size_t item_bytes, const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& to,
+                        const char* operation) {
+  const int p = c.size();
+  grouped(c, "ncclSend/ncclRecv", operation, [&](nccl_local_rank& l, int i) {
+    const auto plan = plan_transfer(from, to, l.rank);
+    for (int q = 0; q < p; ++q) {
+      const piece& s = plan.send[static_cast<std::size_t>(q)];
+      const piece& r = plan.recv[static_cast<std::size_t>(q)];
+      if (s.count > 0)
+        check_nccl(ncclSend(static_cast<const unsigned char*>(in[static_cast<std::size_t>(i)]) + s.offset * item_bytes,
+                            static_cast<std::size_t>(s.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+                   l.comm, "ncclSend", operation);
+      if (r.count > 0)
+        check_nccl(ncclRecv(static_cast<unsigned char*>(out[static_cast<std::size_t>(i)]) + r.offset * item_bytes,
+                            static_cast<std::size_t>(r.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+                   l.comm, "ncclRecv", operation);
+    }
+  });
+}
+
+}  // namespace scankit::dist::detail::nccl

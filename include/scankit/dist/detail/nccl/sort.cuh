@@ -1,0 +1,244 @@
+// Distributed sort on GPU ranks (sample sort with exact balance); the phases of the CPU ranks'
+// sort (detail/mpi/sort.hpp), with the local work on scankit::cuda:
+//
+//   phase 1  exchange: ncclAllGather of the call records (shard size, output capacity); wait
+//   phase 2  local sort of the shard into scratch (onesweep; stable)
+//   phase 3  samples: a kernel draws S regular samples of the sorted shard; ncclAllGather;
+//            wait; every rank computes the same splitters on the host
+//   phase 4  pieces: a kernel binary-searches the splitters in the sorted shard; ncclAllGather
+//            of the piece sizes; wait (every rank then knows what it sends and receives)
+//   phase 5  all-to-all: grouped ncclSend/ncclRecv of the pieces (keys, then values)
+//   phase 6  local sort of the received pieces (stable: equal keys stay in rank order, the
+//            global input order), into the output when the ranges are already balanced
+//   phase 7  balance: grouped ncclSend/ncclRecv of the difference to the balanced layout
+//
+// The keys cross the interconnect once in phase 5; phase 7 moves only the splitters' error
+// (about n/S + p items per boundary, none when every shard has at most S items).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "scankit/cuda/sort.hpp"
+#include "scankit/dist/detail/nccl/exchange.cuh"
+#include "scankit/dist/detail/nccl/kernels.cuh"
+#include "scankit/dist/detail/nccl/rebalance.cuh"
+#include "scankit/dist/detail/plan.hpp"
+#include "scankit/dist/detail/signature.hpp"
+#include "scankit/dist/detail/splitters.hpp"
+#include "scankit/dist/nccl_communicator.hpp"
+#include "scankit/dist/types.hpp"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::dist::detail::nccl {
+
+/// Sorts keys (and values, for V other than void) from `keys_in` into `keys_out`; returns each
+/// local rank's item count (its balanced share). Outputs may be the inputs.
+template <class K, class V>
+std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shard<const K>> keys_in,
+                               std::span<const device_shard<K>> keys_out,
+                               std::span<const device_shard<const std::conditional_t<std::is_void_v<V>, char, V>>> values_in,
+                               std::span<const device_shard<std::conditional_t<std::is_void_v<V>, char, V>>> values_out,
+                               const sort_options& opts, const sort_config& cfg, const scankit::cuda::sort_config& local_cfg) {
+  static_assert(is_sort_key_v<K>, "scankit sorts 8..64-bit integers, float and double");
+  constexpr bool pairs = !std::is_void_v<V>;
+  using Val = std::conditional_t<pairs, V, char>;
+  constexpr std::size_t vbytes = pairs ? sizeof(Val) : 0;
+  if constexpr (pairs) scankit::cuda::detail::check_value_type<Val>();
+  constexpr const char* where = pairs ? "scankit::dist::sort_pairs" : "scankit::dist::sort_keys";
+  c.check_usable(where);
+  check_shard_count(c, keys_in.size(), "key shards", where);
+  check_shard_count(c, keys_out.size(), "output key shards", where);
+  if constexpr (pairs) {
+    check_shard_count(c, values_in.size(), "value shards", where);
+    check_shard_count(c, values_out.size(), "output value shards", where);
+  }
+  const int p = c.size(), L = c.local_count();
+  const std::int64_t per_rank = cfg.samples_per_rank > 0 ? cfg.samples_per_rank : default_samples_per_rank;
+  signature sig(pairs ? "sort_pairs" : "sort_keys");
+  sig.add_type<K>();
+  if constexpr (pairs) sig.add_type<Val>();
+  sig.add_value(opts.descending);
+  sig.add_value(opts.begin_bit);
+  sig.add_value(opts.end_bit);
+  sig.add_value(per_rank);
+  auto at = [](auto span, int i) { return span[static_cast<std::size_t>(i)]; };
+
+  // ---- phase 1: exchange of sizes and capacities -------------------------------------------------
+  int begin = 0, end = 0;
+  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(L));
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    const auto k = at(keys_in, i);
+    std::int64_t capacity = at(keys_out, i).size;
+    failed[static_cast<std::size_t>(i)] = capture([&] {
+      std::tie(begin, end) = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+      if (cfg.samples_per_rank < 0) throw invalid_argument(std::string(where) + ": negative samples_per_rank");
+      scankit::detail::check_size(k.size, where);
+      scankit::detail::check_pointer(k.data, k.size, "keys", where);
+      if constexpr (pairs) {
+        if (at(values_in, i).size != k.size) throw invalid_argument(std::string(where) + ": values and keys differ in number");
+        scankit::detail::check_pointer(at(values_in, i).data, k.size, "values", where);
+        capacity = std::min(capacity, at(values_out, i).size);
+      }
+    });
+    stage_record(l, make_record(sig.value(), size_and_capacity{k.size, capacity}, failed[static_cast<std::size_t>(i)] != nullptr),
+                 where);
+  });
+  const auto records = gather_records(c, sig.value(), failed, where);
+  std::vector<size_and_capacity> all;
+  std::vector<std::int64_t> sizes;
+  std::int64_t total = 0;
+  for (const auto& r : records) {
+    all.push_back(record_payload<size_and_capacity>(r));
+    sizes.push_back(all.back().size);
+    total += all.back().size;
+  }
+  const auto target = balanced_sizes(total, p);
+  check_capacities(all, target, where);
+
+  // ---- phases 2 and 3: local sort, samples ----------------------------------------------------------
+  struct local_state {
+    K* keys = nullptr;     // the sorted shard
+    Val* values = nullptr;
+    std::int64_t n = 0;
+  };
+  std::vector<local_state> st(static_cast<std::size_t>(L));
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    auto& s = st[static_cast<std::size_t>(i)];
+    s.n = at(keys_in, i).size;
+    s.keys = l.buffer<K>(slot_a, s.n, where);
+    const std::size_t ws_bytes = scankit::cuda::sort_workspace_bytes(s.n, sizeof(K), vbytes, local_cfg);
+    void* ws = l.buffer_bytes(slot_c, ws_bytes, where);
+    if constexpr (pairs) {
+      s.values = l.buffer<Val>(slot_b, s.n, where);
+      scankit::cuda::sort_pairs(at(keys_in, i).data, s.keys, at(values_in, i).data, s.values, s.n, ws, ws_bytes, l.stream,
+                                opts, local_cfg);
+    } else {
+      scankit::cuda::sort_keys(at(keys_in, i).data, s.keys, s.n, ws, ws_bytes, l.stream, opts, local_cfg);
+    }
+    auto* samples = l.buffer<sample>(slot_d, per_rank, where);
+    samples_kernel<<<static_cast<int>((per_rank + 255) / 256), 256, 0, l.stream>>>(s.keys, s.n, per_rank, l.rank, begin, end,
+                                                                                  opts.descending, samples);
+    check_launch("samples_kernel", where);
+  });
+  grouped(c, "ncclAllGather of the samples", where, [&](nccl_local_rank& l, int) {
+    check_nccl(ncclAllGather(l.buffer<sample>(slot_d, per_rank, where), l.buffer<sample>(slot_e, p * per_rank, where),
+                             static_cast<std::size_t>(per_rank) * sizeof(sample), ncclUint8, l.comm, l.stream),
+               l.comm, "ncclAllGather", where);
+  });
+  {
+    auto& l = c.local(0);
+    device_guard g(l.device);
+    check_cuda(cudaMemcpyAsync(l.pinned[1].get<sample>(p * per_rank, where), l.buffer<sample>(slot_e, p * per_rank, where),
+                               static_cast<std::size_t>(p * per_rank) * sizeof(sample), cudaMemcpyDeviceToHost, l.stream),
+               "cudaMemcpyAsync", where);
+  }
+  c.synchronize(where);
+  const sample* gathered = c.local(0).pinned[1].get<sample>(p * per_rank, where);
+  const auto split = choose_splitters(std::span(gathered, static_cast<std::size_t>(p * per_rank)), sizes, per_rank);
+
+  // ---- phase 4: pieces -------------------------------------------------------------------------------
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    auto& s = st[static_cast<std::size_t>(i)];
+    splitter* h = l.pinned[0].get<splitter>(std::max(p - 1, 1), where);
+    std::copy(split.begin(), split.end(), h);
+    auto* d = l.buffer<splitter>(slot_f, std::max(p - 1, 1), where);
+    check_cuda(cudaMemcpyAsync(d, h, sizeof(splitter) * split.size(), cudaMemcpyHostToDevice, l.stream), "cudaMemcpyAsync", where);
+    pieces_kernel<<<1, 256, sizeof(std::int64_t) * (p + 1), l.stream>>>(s.keys, s.n, d, p, l.rank, begin, end, opts.descending,
+                                                                        l.buffer<std::int64_t>(slot_g, p, where));
+    check_launch("pieces_kernel", where);
+  });
+  grouped(c, "ncclAllGather of the piece sizes", where, [&](nccl_local_rank& l, int) {
+    check_nccl(ncclAllGather(l.buffer<std::int64_t>(slot_g, p, where), l.buffer<std::int64_t>(slot_h, p * p, where),
+                             static_cast<std::size_t>(p), ncclInt64, l.comm, l.stream),
+               l.comm, "ncclAllGather", where);
+  });
+  {
+    auto& l = c.local(0);
+    device_guard g(l.device);
+    check_cuda(cudaMemcpyAsync(l.pinned[1].get<std::int64_t>(p * p, where), l.buffer<std::int64_t>(slot_h, p * p, where),
+                               sizeof(std::int64_t) * static_cast<std::size_t>(p * p), cudaMemcpyDeviceToHost, l.stream),
+               "cudaMemcpyAsync", where);
+  }
+  c.synchronize(where);
+  const std::int64_t* hm = c.local(0).pinned[1].get<std::int64_t>(p * p, where);
+  const std::vector<std::int64_t> matrix(hm, hm + p * p);  // [from][to]
+  std::vector<std::int64_t> bucket(static_cast<std::size_t>(p), 0);
+  for (int q = 0; q < p; ++q)
+    for (int k = 0; k < p; ++k) bucket[static_cast<std::size_t>(k)] += matrix[static_cast<std::size_t>(q * p + k)];
+  const bool balanced = bucket == target;
+
+  // ---- phase 5: all-to-all -------------------------------------------------------------------------
+  std::vector<K*> rkeys(static_cast<std::size_t>(L));
+  std::vector<Val*> rvalues(static_cast<std::size_t>(L));
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    const auto b = bucket[static_cast<std::size_t>(l.rank)];
+    rkeys[static_cast<std::size_t>(i)] = l.buffer<K>(slot_i, b, where);
+    if constexpr (pairs) rvalues[static_cast<std::size_t>(i)] = l.buffer<Val>(slot_j, b, where);
+  });
+  auto exchange_items = [&](auto item_tag, auto source, auto dest) {
+    using I = typename decltype(item_tag)::type;
+    grouped(c, "ncclSend/ncclRecv of the pieces", where, [&](nccl_local_rank& l, int i) {
+      const int me = l.rank;
+      std::int64_t send_at = 0, recv_at = 0;
+      for (int q = 0; q < p; ++q) {
+        const std::int64_t out_count = matrix[static_cast<std::size_t>(me * p + q)];
+        const std::int64_t in_count = matrix[static_cast<std::size_t>(q * p + me)];
+        if (out_count > 0)
+          check_nccl(ncclSend(source(i) + send_at, static_cast<std::size_t>(out_count) * sizeof(I), ncclUint8, q, l.comm, l.stream),
+                     l.comm, "ncclSend", where);
+        if (in_count > 0)
+          check_nccl(ncclRecv(dest(i) + recv_at, static_cast<std::size_t>(in_count) * sizeof(I), ncclUint8, q, l.comm, l.stream),
+                     l.comm, "ncclRecv", where);
+        send_at += out_count;
+        recv_at += in_count;
+      }
+    });
+  };
+  exchange_items(std::type_identity<K>{}, [&](int i) { return st[static_cast<std::size_t>(i)].keys; },
+                 [&](int i) { return rkeys[static_cast<std::size_t>(i)]; });
+  if constexpr (pairs)
+    exchange_items(std::type_identity<Val>{}, [&](int i) { return st[static_cast<std::size_t>(i)].values; },
+                   [&](int i) { return rvalues[static_cast<std::size_t>(i)]; });
+
+  // ---- phase 6: local sort of the received pieces ----------------------------------------------------
+  // Into the output when the buckets are the balanced shares; else into the sorted shard's
+  // scratch (free again), from which phase 7 moves them.
+  std::vector<const void*> sorted_keys(static_cast<std::size_t>(L)), sorted_values(static_cast<std::size_t>(L));
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    const auto b = bucket[static_cast<std::size_t>(l.rank)];
+    K* kd = balanced ? at(keys_out, i).data : l.buffer<K>(slot_a, b, where);
+    const std::size_t ws_bytes = scankit::cuda::sort_workspace_bytes(b, sizeof(K), vbytes, local_cfg);
+    void* ws = l.buffer_bytes(slot_c, ws_bytes, where);
+    if constexpr (pairs) {
+      Val* vd = balanced ? at(values_out, i).data : l.buffer<Val>(slot_b, b, where);
+      scankit::cuda::sort_pairs(rkeys[static_cast<std::size_t>(i)], kd, rvalues[static_cast<std::size_t>(i)], vd, b, ws, ws_bytes,
+                                l.stream, opts, local_cfg);
+      sorted_values[static_cast<std::size_t>(i)] = vd;
+    } else {
+      scankit::cuda::sort_keys(rkeys[static_cast<std::size_t>(i)], kd, b, ws, ws_bytes, l.stream, opts, local_cfg);
+    }
+    sorted_keys[static_cast<std::size_t>(i)] = kd;
+  });
+
+  // ---- phase 7: exact balance ----------------------------------------------------------------------
+  if (!balanced) {
+    std::vector<void*> kout, vout;
+    for (int i = 0; i < L; ++i) {
+      kout.push_back(at(keys_out, i).data);
+      if constexpr (pairs) vout.push_back(at(values_out, i).data);
+    }
+    move_layout(c, sorted_keys, kout, sizeof(K), bucket, target, where);
+    if constexpr (pairs) move_layout(c, sorted_values, vout, sizeof(Val), bucket, target, where);
+  }
+  std::vector<std::int64_t> result;
+  for (int i = 0; i < L; ++i) result.push_back(target[static_cast<std::size_t>(c.local(i).rank)]);
+  return result;
+}
+
+}  // namespace scankit::dist::detail::nccl
