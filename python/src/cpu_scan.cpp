@@ -15,6 +15,48 @@
 namespace scankit::capi::host {
 namespace {
 
+/// Rows of W (a few) columns, the running values in registers: with so few columns a loop over
+/// them per row costs more than the row's work.
+template <int W, class Op>
+void scan_columns(const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::int64_t stride, const Op& op,
+                  value_t<Op>* carry, bool write, bool excl) {
+  using T = value_t<Op>;
+  T c[W];
+  for (int b = 0; b < W; ++b) c[b] = carry[b];
+  if (!write) {
+    for (std::int64_t r = 0; r < rows; ++r, x += stride)
+      for (int b = 0; b < W; ++b) c[b] = op(c[b], x[b]);
+  } else if (excl) {
+    for (std::int64_t r = 0; r < rows; ++r, x += stride, y += stride)
+      for (int b = 0; b < W; ++b) {
+        const T v = x[b];
+        y[b] = c[b];
+        c[b] = op(c[b], v);
+      }
+  } else {
+    for (std::int64_t r = 0; r < rows; ++r, x += stride, y += stride)
+      for (int b = 0; b < W; ++b) {
+        c[b] = op(c[b], x[b]);
+        y[b] = c[b];
+      }
+  }
+  for (int b = 0; b < W; ++b) carry[b] = c[b];
+}
+
+template <class Op>
+bool scan_few_columns(std::int64_t w, const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::int64_t stride,
+                      const Op& op, value_t<Op>* carry, bool write, bool excl) {
+  switch (w) {
+    case 2: scan_columns<2>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 3: scan_columns<3>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 4: scan_columns<4>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 5: scan_columns<5>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 6: scan_columns<6>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 7: scan_columns<7>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 8: scan_columns<8>(x, y, rows, stride, op, carry, write, excl); return true;
+  }
+  return false;
+}
 
 enum cpu_scan_algo { scan_serial = 0, scan_parallel = 1, scan_tbb = 2 };
 
@@ -64,6 +106,9 @@ void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int
   auto run = [&](std::int64_t a, std::int64_t l0, std::int64_t l1, std::int64_t b0, std::int64_t b1, T* carry,
                  bool write) {
     const std::int64_t w = b1 - b0;
+    if (scan_few_columns(w, in + (a * L + l0) * B + b0, out + (a * L + l0) * B + b0, l1 - l0, B, op, carry, write,
+                         excl))
+      return;
     for (std::int64_t l = l0; l < l1; ++l) {
       const T* x = in + (a * L + l) * B + b0;
       T* y = out + (a * L + l) * B + b0;
