@@ -49,7 +49,9 @@ int guarded(F&& f) noexcept {
   }
 }
 
-std::string str(const char* s) { return s ? std::string(s) : std::string(); }
+std::string str(const char* s) {
+  return s ? std::string(s) : std::string();
+}
 
 void check_bins(std::int64_t bins, const char* where) {
   if (bins < 1 || bins > scankit::max_histogram_bins)
@@ -77,19 +79,22 @@ int cpu_choice(const std::string& a, std::initializer_list<const char*> names, i
   const std::string all = algorithm_list(primitive);
   const bool gpu_name = ("," + all + ",").find("," + a + ",") != std::string::npos;
   throw scankit::invalid_argument(
-      gpu_name ? "algorithm '" + a + "' runs on the GPU; host (NumPy) arrays take " + list
-               : "unknown " + std::string(primitive) + " algorithm '" + a + "'; choose from " + all);
+      gpu_name
+          ? "algorithm '" + a + "' runs on the GPU; host (NumPy) arrays take " + list
+          : "unknown " + std::string(primitive) + " algorithm '" + a + "'; choose from " + all);
 }
 
 const char* algorithm_list(const std::string& primitive) {
   static const std::string scan = [] {
     std::string s;
-    if (gpu::built()) s = "hillis-steele-global,hillis-steele-shared,blelloch,blelloch-conflict-free,"
-                          "work-efficient-global,reduce-then-scan,decoupled-lookback,";
+    if (gpu::built())
+      s = "hillis-steele-global,hillis-steele-shared,blelloch,blelloch-conflict-free,"
+          "work-efficient-global,reduce-then-scan,decoupled-lookback,";
     return s + "cpu-parallel,cpu-serial,cpu-tbb";
   }();
-  static const std::string sort = std::string(gpu::built() ? "onesweep,lsd-reduce-then-scan,split-1bit," : "") +
-                                   "cpu-radix,cpu-serial";
+  static const std::string sort =
+      std::string(gpu::built() ? "onesweep,lsd-reduce-then-scan,split-1bit," : "") +
+      "cpu-radix,cpu-serial";
   static const std::string compact = std::string(gpu::built() ? "single-pass,scan-scatter," : "") +
                                      "cpu-parallel,cpu-serial,cpu-serial-scan";
   static const std::string histogram =
@@ -111,9 +116,13 @@ namespace sk = scankit;
 
 extern "C" {
 
-const char* sk_version(void) { return SCANKIT_VERSION_STRING; }
+const char* sk_version(void) {
+  return SCANKIT_VERSION_STRING;
+}
 
-int sk_built_with_cuda(void) { return gpu::built() ? 1 : 0; }
+int sk_built_with_cuda(void) {
+  return gpu::built() ? 1 : 0;
+}
 
 int sk_device_count(void) {
   try {
@@ -123,88 +132,97 @@ int sk_device_count(void) {
   }
 }
 
-const char* sk_last_error(void) { return last_error.c_str(); }
+const char* sk_last_error(void) {
+  return last_error.c_str();
+}
 
-const char* sk_algorithms(const char* primitive) { return primitive ? algorithm_list(primitive) : nullptr; }
+const char* sk_algorithms(const char* primitive) {
+  return primitive ? algorithm_list(primitive) : nullptr;
+}
 
-int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner, const char* algorithm,
-                      int64_t* bytes) {
+int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
+                      const char* algorithm, int64_t* bytes) {
   return guarded([&] {
     check_out(bytes, "bytes", "sk_scan_workspace");
     *bytes = device < 0 ? 0 : gpu::scan_workspace(device, dtype, outer, len, inner, str(algorithm));
   });
 }
 
-int sk_scan(int device, int dtype, int op, int exclusive, const void* init, const void* in, void* out,
-            int64_t outer, int64_t len, int64_t inner, const char* algorithm, void* workspace,
-            int64_t workspace_bytes, uintptr_t stream) {
-  return guarded([&] {
-    if (device < 0) host::scan(dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm));
-    else gpu::scan(device, dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm),
-                   workspace, workspace_bytes, stream);
-  });
-}
-
-int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices, const char* algorithm,
-                      int64_t* bytes) {
-  return guarded([&] {
-    check_out(bytes, "bytes", "sk_sort_workspace");
-    *bytes = device < 0 ? 0 : gpu::sort_workspace(device, dtype, n, value_bytes, indices != 0, str(algorithm));
-  });
-}
-
-int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
-            int value_bytes, int indices, int64_t n, int descending, const char* algorithm, void* workspace,
-            int64_t workspace_bytes, uintptr_t stream) {
+int sk_scan(int device, int dtype, int op, int exclusive, const void* init, const void* in,
+            void* out, int64_t outer, int64_t len, int64_t inner, const char* algorithm,
+            void* workspace, int64_t workspace_bytes, uintptr_t stream) {
   return guarded([&] {
     if (device < 0)
-      host::sort(dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0, n, descending != 0,
-               str(algorithm));
+      host::scan(dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm));
     else
-      gpu::sort(device, dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0, n,
-                descending != 0, str(algorithm), workspace, workspace_bytes, stream);
+      gpu::scan(device, dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm),
+                workspace, workspace_bytes, stream);
   });
 }
 
-int sk_compact_workspace(int device, int64_t n, int item_bytes, const char* algorithm, int64_t* bytes) {
+int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
+                      const char* algorithm, int64_t* bytes) {
+  return guarded([&] {
+    check_out(bytes, "bytes", "sk_sort_workspace");
+    *bytes = device < 0
+                 ? 0
+                 : gpu::sort_workspace(device, dtype, n, value_bytes, indices != 0, str(algorithm));
+  });
+}
+
+int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
+            void* values_out, int value_bytes, int indices, int64_t n, int descending,
+            const char* algorithm, void* workspace, int64_t workspace_bytes, uintptr_t stream) {
+  return guarded([&] {
+    if (device < 0)
+      host::sort(dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0, n,
+                 descending != 0, str(algorithm));
+    else
+      gpu::sort(device, dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0,
+                n, descending != 0, str(algorithm), workspace, workspace_bytes, stream);
+  });
+}
+
+int sk_compact_workspace(int device, int64_t n, int item_bytes, const char* algorithm,
+                         int64_t* bytes) {
   return guarded([&] {
     check_out(bytes, "bytes", "sk_compact_workspace");
     *bytes = device < 0 ? 0 : gpu::compact_workspace(device, n, item_bytes, str(algorithm));
   });
 }
 
-int sk_select_flagged(int device, int item_bytes, const void* in, const uint8_t* flags, void* out, int64_t n,
-                      int64_t* count, const char* algorithm, void* workspace, int64_t workspace_bytes,
-                      uintptr_t stream) {
+int sk_select_flagged(int device, int item_bytes, const void* in, const uint8_t* flags, void* out,
+                      int64_t n, int64_t* count, const char* algorithm, void* workspace,
+                      int64_t workspace_bytes, uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "select");
     if (device >= 0)
-      return gpu::select_flagged(device, item_bytes, in, flags, out, n, count, str(algorithm), workspace,
-                                 workspace_bytes, stream);
+      return gpu::select_flagged(device, item_bytes, in, flags, out, n, count, str(algorithm),
+                                 workspace, workspace_bytes, stream);
     *count = host::select_flagged(item_bytes, in, flags, out, n, str(algorithm));
   });
 }
 
-int sk_select_if(int device, int dtype, int pred, const void* threshold, int remove, const void* in, void* out,
-                 int64_t n, int64_t* count, const char* algorithm, void* workspace, int64_t workspace_bytes,
-                 uintptr_t stream) {
+int sk_select_if(int device, int dtype, int pred, const void* threshold, int remove, const void* in,
+                 void* out, int64_t n, int64_t* count, const char* algorithm, void* workspace,
+                 int64_t workspace_bytes, uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "select");
     if (device >= 0)
-      return gpu::select_if(device, dtype, pred, threshold, remove != 0, in, out, n, count, str(algorithm),
-                            workspace, workspace_bytes, stream);
+      return gpu::select_if(device, dtype, pred, threshold, remove != 0, in, out, n, count,
+                            str(algorithm), workspace, workspace_bytes, stream);
     *count = host::select_if(dtype, pred, threshold, remove != 0, in, out, n, str(algorithm));
   });
 }
 
-int sk_partition(int device, int dtype, int pred, const void* threshold, int stable, const void* in, void* out,
-                 int64_t n, int64_t* count, const char* algorithm, void* workspace, int64_t workspace_bytes,
-                 uintptr_t stream) {
+int sk_partition(int device, int dtype, int pred, const void* threshold, int stable, const void* in,
+                 void* out, int64_t n, int64_t* count, const char* algorithm, void* workspace,
+                 int64_t workspace_bytes, uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "partition");
     if (device >= 0)
-      return gpu::partition(device, dtype, pred, threshold, stable != 0, in, out, n, count, str(algorithm),
-                            workspace, workspace_bytes, stream);
+      return gpu::partition(device, dtype, pred, threshold, stable != 0, in, out, n, count,
+                            str(algorithm), workspace, workspace_bytes, stream);
     *count = host::partition(dtype, pred, threshold, stable != 0, in, out, n, str(algorithm));
   });
 }
@@ -214,19 +232,20 @@ int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t 
   return guarded([&] {
     check_out(count, "count", "nonzero");
     if (device >= 0)
-      return gpu::nonzero(device, dtype, in, indices, n, count, str(algorithm), workspace, workspace_bytes,
-                          stream);
+      return gpu::nonzero(device, dtype, in, indices, n, count, str(algorithm), workspace,
+                          workspace_bytes, stream);
     *count = host::nonzero(dtype, in, indices, n, str(algorithm));
   });
 }
 
-int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n, int64_t* count,
-              const char* algorithm, void* workspace, int64_t workspace_bytes, uintptr_t stream) {
+int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n,
+              int64_t* count, const char* algorithm, void* workspace, int64_t workspace_bytes,
+              uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "unique");
     if (device >= 0)
-      return gpu::unique(device, dtype, in, values, counts, n, count, str(algorithm), workspace, workspace_bytes,
-                         stream);
+      return gpu::unique(device, dtype, in, values, counts, n, count, str(algorithm), workspace,
+                         workspace_bytes, stream);
     *count = host::unique(dtype, in, values, counts, n, str(algorithm));
   });
 }
@@ -239,8 +258,8 @@ int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t*
   });
 }
 
-int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, int64_t size, const void* fill,
-                 uintptr_t stream) {
+int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, int64_t size,
+                 const void* fill, uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "fill");
     check_out(fill, "fill value", "fill");
@@ -256,8 +275,9 @@ int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, in
   });
 }
 
-int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts, int64_t bins,
-                      double lower, double upper, int float_edges, const char* algorithm, uintptr_t stream) {
+int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                      int64_t bins, double lower, double upper, int float_edges,
+                      const char* algorithm, uintptr_t stream) {
   return guarded([&] {
     const char* where = "histogram";
     check_n(n, where);
@@ -265,31 +285,35 @@ int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uin
     check_even_range(lower, upper, where);
     check_out(counts, "counts", where);
     if (device >= 0)
-      return gpu::histogram_even(device, dtype, samples, n, counts, bins, lower, upper, float_edges != 0,
-                                 str(algorithm), stream);
-    host::histogram_even(dtype, samples, n, counts, bins, lower, upper, float_edges != 0, str(algorithm));
+      return gpu::histogram_even(device, dtype, samples, n, counts, bins, lower, upper,
+                                 float_edges != 0, str(algorithm), stream);
+    host::histogram_even(dtype, samples, n, counts, bins, lower, upper, float_edges != 0,
+                         str(algorithm));
   });
 }
 
-int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts, const void* edges,
-                       int64_t num_edges, const char* algorithm, uintptr_t stream) {
+int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                       const void* edges, int64_t num_edges, const char* algorithm,
+                       uintptr_t stream) {
   return guarded([&] {
     const char* where = "histogram";
     check_n(n, where);
     check_out(counts, "counts", where);
     if (device >= 0)
-      return gpu::histogram_edges(device, dtype, samples, n, counts, edges, num_edges, str(algorithm), stream);
+      return gpu::histogram_edges(device, dtype, samples, n, counts, edges, num_edges,
+                                  str(algorithm), stream);
     host::histogram_edges(dtype, samples, n, counts, edges, num_edges, str(algorithm));
   });
 }
 
-int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts, int64_t bins,
-                const char* algorithm, uintptr_t stream) {
+int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                int64_t bins, const char* algorithm, uintptr_t stream) {
   return guarded([&] {
     const char* where = "bincount";
     check_n(n, where);
     check_out(counts, "counts", where);
-    if (device >= 0) return gpu::bincount(device, dtype, samples, n, counts, bins, str(algorithm), stream);
+    if (device >= 0)
+      return gpu::bincount(device, dtype, samples, n, counts, bins, str(algorithm), stream);
     check_bins(bins, where);
     host::bincount(dtype, samples, n, counts, bins, str(algorithm));
   });

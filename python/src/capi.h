@@ -35,22 +35,38 @@ extern "C" {
 
 enum sk_status {
   SK_OK = 0,
-  SK_EVALUE = 1,     /* bad argument: size, shape, unknown name (Python: ValueError) */
-  SK_ETYPE = 2,      /* element type not supported by this function (TypeError) */
-  SK_ENOMEM = 3,     /* out of host or device memory (MemoryError) */
-  SK_ENODEVICE = 4,  /* no GPU, or a library built without CUDA (RuntimeError) */
-  SK_ECUDA = 5,      /* any other CUDA error (RuntimeError) */
-  SK_EOTHER = 6      /* anything else (RuntimeError) */
+  SK_EVALUE = 1,    /* bad argument: size, shape, unknown name (Python: ValueError) */
+  SK_ETYPE = 2,     /* element type not supported by this function (TypeError) */
+  SK_ENOMEM = 3,    /* out of host or device memory (MemoryError) */
+  SK_ENODEVICE = 4, /* no GPU, or a library built without CUDA (RuntimeError) */
+  SK_ECUDA = 5,     /* any other CUDA error (RuntimeError) */
+  SK_EOTHER = 6     /* anything else (RuntimeError) */
 };
 
 enum sk_dtype {
-  SK_I8 = 1, SK_I16 = 2, SK_I32 = 3, SK_I64 = 4,
-  SK_U8 = 5, SK_U16 = 6, SK_U32 = 7, SK_U64 = 8,
-  SK_F16 = 9, SK_BF16 = 10, SK_F32 = 11, SK_F64 = 12
+  SK_I8 = 1,
+  SK_I16 = 2,
+  SK_I32 = 3,
+  SK_I64 = 4,
+  SK_U8 = 5,
+  SK_U16 = 6,
+  SK_U32 = 7,
+  SK_U64 = 8,
+  SK_F16 = 9,
+  SK_BF16 = 10,
+  SK_F32 = 11,
+  SK_F64 = 12
 };
 
-enum sk_op { SK_OP_SUM = 0, SK_OP_PROD = 1, SK_OP_MIN = 2, SK_OP_MAX = 3,
-             SK_OP_AND = 4, SK_OP_OR = 5, SK_OP_XOR = 6 };
+enum sk_op {
+  SK_OP_SUM = 0,
+  SK_OP_PROD = 1,
+  SK_OP_MIN = 2,
+  SK_OP_MAX = 3,
+  SK_OP_AND = 4,
+  SK_OP_OR = 5,
+  SK_OP_XOR = 6
+};
 
 /* Compaction predicates: x != 0, x < threshold, x > threshold. */
 enum sk_pred { SK_PRED_NONZERO = 0, SK_PRED_LESS = 1, SK_PRED_GREATER = 2 };
@@ -84,9 +100,9 @@ SK_API int sk_scan(int device, int dtype, int op, int exclusive, const void* ini
  * indices != 0: argsort, values_out receives the int64 input positions (values_in unused). */
 SK_API int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
                              const char* algorithm, int64_t* bytes);
-SK_API int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
-                   void* values_out, int value_bytes, int indices, int64_t n, int descending,
-                   const char* algorithm, void* workspace, int64_t workspace_bytes,
+SK_API int sk_sort(int device, int dtype, const void* keys_in, void* keys_out,
+                   const void* values_in, void* values_out, int value_bytes, int indices, int64_t n,
+                   int descending, const char* algorithm, void* workspace, int64_t workspace_bytes,
                    uintptr_t stream);
 
 /* ---- compaction -------------------------------------------------------------------------
@@ -108,17 +124,16 @@ SK_API int sk_select_if(int device, int dtype, int pred, const void* threshold, 
 /* All n items: pred-true first in order, then the others (stable != 0: in input order, else
  * reversed). count: the number selected. out must not overlap in. */
 SK_API int sk_partition(int device, int dtype, int pred, const void* threshold, int stable,
-                        const void* in, void* out, int64_t n, int64_t* count,
-                        const char* algorithm, void* workspace, int64_t workspace_bytes,
-                        uintptr_t stream);
+                        const void* in, void* out, int64_t n, int64_t* count, const char* algorithm,
+                        void* workspace, int64_t workspace_bytes, uintptr_t stream);
 /* indices[0, count) = the positions of the nonzero items, ascending. */
 SK_API int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t n,
                       int64_t* count, const char* algorithm, void* workspace,
                       int64_t workspace_bytes, uintptr_t stream);
 /* The first item of every run of equal items to values, and (counts != NULL) each run's
  * length. values must not overlap in on the GPU. */
-SK_API int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n,
-                     int64_t* count, const char* algorithm, void* workspace,
+SK_API int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts,
+                     int64_t n, int64_t* count, const char* algorithm, void* workspace,
                      int64_t workspace_bytes, uintptr_t stream);
 /* GPU: waits for `stream`, then returns the int64 at d_count. */
 SK_API int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t* value);
@@ -134,14 +149,14 @@ SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* co
  * [lower, upper] are not counted. float_edges != 0: the edges computed in float32 arithmetic, as
  * numpy 2's linspace does for float32 bounds (numpy_bins.hpp). Types: uint8, uint16, int32,
  * uint32, int64, float32/64. */
-SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                             int64_t bins, double lower, double upper, int float_edges,
-                             const char* algorithm, uintptr_t stream);
+SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n,
+                             uint64_t* counts, int64_t bins, double lower, double upper,
+                             int float_edges, const char* algorithm, uintptr_t stream);
 /* Bins between sorted edges (bins + 1 of them; the sample type for float samples, int64 for
  * integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
-SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                              const void* edges, int64_t num_edges, const char* algorithm,
-                              uintptr_t stream);
+SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n,
+                              uint64_t* counts, const void* edges, int64_t num_edges,
+                              const char* algorithm, uintptr_t stream);
 /* counts[k] = number of samples equal to k, for 0 <= k < bins (integer samples). */
 SK_API int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
                        int64_t bins, const char* algorithm, uintptr_t stream);

@@ -22,7 +22,8 @@ namespace sc = scankit::cuda;
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    throw scankit::cuda_error(static_cast<int>(e), std::string(what) + ": " + cudaGetErrorString(e));
+    throw scankit::cuda_error(static_cast<int>(e),
+                              std::string(what) + ": " + cudaGetErrorString(e));
   }
 }
 
@@ -49,7 +50,9 @@ class device_scope {
   int previous_ = 0, device_ = 0;
 };
 
-cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+cudaStream_t as_stream(std::uintptr_t s) {
+  return reinterpret_cast<cudaStream_t>(s);
+}
 
 /// SMs of a device, looked up once per device: calls on small arrays should not pay a driver
 /// query each.
@@ -59,7 +62,8 @@ int sm_count(int device) {
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(device); it != cache.end()) return it->second;
   int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute");
   cache.emplace(device, sms);
   return sms;
 }
@@ -71,8 +75,11 @@ auto gpu_choice(const std::string& a, Parse parse, Default fallback, const char*
   if (auto v = parse(a)) return *v;
   const std::string all = algorithm_list(primitive);
   if (a.rfind("cpu-", 0) == 0)
-    throw scankit::invalid_argument("algorithm '" + a + "' runs on the CPU; GPU arrays take one of " + all.substr(0, all.find(",cpu-")));
-  throw scankit::invalid_argument("unknown " + std::string(primitive) + " algorithm '" + a + "'; choose from " + all);
+    throw scankit::invalid_argument("algorithm '" + a +
+                                    "' runs on the CPU; GPU arrays take one of " +
+                                    all.substr(0, all.find(",cpu-")));
+  throw scankit::invalid_argument("unknown " + std::string(primitive) + " algorithm '" + a +
+                                  "'; choose from " + all);
 }
 
 sc::scan_config scan_config_of(const std::string& a) {
@@ -87,12 +94,14 @@ sc::sort_config sort_config_of(const std::string& a) {
 }
 sc::compact_config compact_config_of(const std::string& a) {
   sc::compact_config cfg;
-  cfg.algorithm = gpu_choice(a, sc::parse_compact_algorithm, sc::compact_algorithm::single_pass, "compact");
+  cfg.algorithm =
+      gpu_choice(a, sc::parse_compact_algorithm, sc::compact_algorithm::single_pass, "compact");
   return cfg;
 }
 sc::histogram_options histogram_options_of(const std::string& a) {
   sc::histogram_options o;
-  o.algorithm = gpu_choice(a, sc::parse_histogram_algorithm, sc::default_histogram_algorithm, "histogram");
+  o.algorithm =
+      gpu_choice(a, sc::parse_histogram_algorithm, sc::default_histogram_algorithm, "histogram");
   return o;
 }
 
@@ -101,13 +110,20 @@ template <class F>
 void visit_compact_type(int dtype, const char* what, F&& f) {
   require_type(dtype, gpu_compact_types, what);
   switch (dtype) {
-    case SK_I32: return f(std::type_identity<std::int32_t>{});
-    case SK_I64: return f(std::type_identity<std::int64_t>{});
-    case SK_U32: return f(std::type_identity<std::uint32_t>{});
-    case SK_U64: return f(std::type_identity<std::uint64_t>{});
-    case SK_F32: return f(std::type_identity<float>{});
-    case SK_F64: return f(std::type_identity<double>{});
-    case SK_U8: return f(std::type_identity<std::uint8_t>{});
+    case SK_I32:
+      return f(std::type_identity<std::int32_t>{});
+    case SK_I64:
+      return f(std::type_identity<std::int64_t>{});
+    case SK_U32:
+      return f(std::type_identity<std::uint32_t>{});
+    case SK_U64:
+      return f(std::type_identity<std::uint64_t>{});
+    case SK_F32:
+      return f(std::type_identity<float>{});
+    case SK_F64:
+      return f(std::type_identity<double>{});
+    case SK_U8:
+      return f(std::type_identity<std::uint8_t>{});
   }
 }
 
@@ -115,29 +131,48 @@ template <class F>
 void visit_histogram_type(int dtype, unsigned allowed, const char* what, F&& f) {
   require_type(dtype, allowed, what);
   switch (dtype) {
-    case SK_U8: return f(std::type_identity<std::uint8_t>{});
-    case SK_U16: return f(std::type_identity<std::uint16_t>{});
-    case SK_I32: return f(std::type_identity<std::int32_t>{});
-    case SK_U32: return f(std::type_identity<std::uint32_t>{});
-    case SK_I64: return f(std::type_identity<std::int64_t>{});
-    case SK_F32: return f(std::type_identity<float>{});
-    case SK_F64: return f(std::type_identity<double>{});
+    case SK_U8:
+      return f(std::type_identity<std::uint8_t>{});
+    case SK_U16:
+      return f(std::type_identity<std::uint16_t>{});
+    case SK_I32:
+      return f(std::type_identity<std::int32_t>{});
+    case SK_U32:
+      return f(std::type_identity<std::uint32_t>{});
+    case SK_I64:
+      return f(std::type_identity<std::int64_t>{});
+    case SK_F32:
+      return f(std::type_identity<float>{});
+    case SK_F64:
+      return f(std::type_identity<double>{});
   }
 }
 
 template <class F>
 void visit_sort_key(int dtype, F&& f) {
   switch (dtype) {
-    case SK_I8: return f(std::type_identity<std::int8_t>{});
-    case SK_I16: return f(std::type_identity<std::int16_t>{});
-    case SK_I32: return f(std::type_identity<std::int32_t>{});
-    case SK_I64: return f(std::type_identity<std::int64_t>{});
-    case SK_U8: return f(std::type_identity<std::uint8_t>{});
-    case SK_U16: case SK_F16: case SK_BF16: return f(std::type_identity<std::uint16_t>{});
-    case SK_U32: return f(std::type_identity<std::uint32_t>{});
-    case SK_U64: return f(std::type_identity<std::uint64_t>{});
-    case SK_F32: return f(std::type_identity<float>{});
-    case SK_F64: return f(std::type_identity<double>{});
+    case SK_I8:
+      return f(std::type_identity<std::int8_t>{});
+    case SK_I16:
+      return f(std::type_identity<std::int16_t>{});
+    case SK_I32:
+      return f(std::type_identity<std::int32_t>{});
+    case SK_I64:
+      return f(std::type_identity<std::int64_t>{});
+    case SK_U8:
+      return f(std::type_identity<std::uint8_t>{});
+    case SK_U16:
+    case SK_F16:
+    case SK_BF16:
+      return f(std::type_identity<std::uint16_t>{});
+    case SK_U32:
+      return f(std::type_identity<std::uint32_t>{});
+    case SK_U64:
+      return f(std::type_identity<std::uint64_t>{});
+    case SK_F32:
+      return f(std::type_identity<float>{});
+    case SK_F64:
+      return f(std::type_identity<double>{});
   }
   require_type(dtype, sort_types, "sort");
 }
@@ -145,15 +180,16 @@ void visit_sort_key(int dtype, F&& f) {
 void check_workspace(std::int64_t have, std::int64_t need, const char* where) {
   if (have < need)
     throw scankit::invalid_argument(std::string(where) + ": workspace of " + std::to_string(have) +
-                                    " bytes is smaller than the " + std::to_string(need) + " needed");
+                                    " bytes is smaller than the " + std::to_string(need) +
+                                    " needed");
 }
 
 /// Whether a scan over [outer][len][inner] runs as the library's 1-D scan once per line: one
 /// line; contiguous lines with an algorithm other than the default (only the default has a
 /// batched form); or a few long contiguous lines, which the single-pass 1-D scan reads once
 /// where the batched kernels read twice.
-bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm,
-                      const sc::scan_config& cfg) {
+bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner,
+                      const std::string& algorithm, const sc::scan_config& cfg) {
   if (outer * inner == 1) return true;
   if (inner != 1) return false;
   if (!algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm) return true;
@@ -162,7 +198,9 @@ bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner, 
 
 }  // namespace
 
-bool built() { return true; }
+bool built() {
+  return true;
+}
 
 int device_count() {
   // Counted once: the devices a process sees are fixed when CUDA initialises.
@@ -170,8 +208,8 @@ int device_count() {
   return count;
 }
 
-std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len, std::int64_t inner,
-                            const std::string& algorithm) {
+std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len,
+                            std::int64_t inner, const std::string& algorithm) {
   device_scope scope(device);
   require_type(dtype, scan_types, "scan");
   if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
@@ -179,12 +217,13 @@ std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int6
   const auto item = static_cast<std::size_t>(dtype_size(dtype));
   if (library_per_line(outer, len, inner, algorithm, cfg))
     return static_cast<std::int64_t>(sc::scan_workspace_bytes(len, item, cfg));
-  return kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device)).workspace_bytes;
+  return kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device))
+      .workspace_bytes;
 }
 
-void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
-          std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm, void* ws,
-          std::int64_t ws_bytes, std::uintptr_t stream) {
+void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in,
+          void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
+          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   require_type(dtype, scan_types, "scan");
   if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
@@ -201,21 +240,25 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
                     std::is_same_v<T, float> || std::is_same_v<T, double>) {
         visit_op<T>(op, [&](auto m) {
           const T first = init ? *static_cast<const T*>(init) : m.identity();
-          const auto kind = exclusive ? scankit::scan_kind::exclusive : scankit::scan_kind::inclusive;
+          const auto kind =
+              exclusive ? scankit::scan_kind::exclusive : scankit::scan_kind::inclusive;
           for (std::int64_t a = 0; a < outer; ++a)
-            sc::scan(static_cast<const T*>(in) + a * len, static_cast<T*>(out) + a * len, len, m, kind, first, ws,
-                     static_cast<std::size_t>(ws_bytes), s, cfg);
+            sc::scan(static_cast<const T*>(in) + a * len, static_cast<T*>(out) + a * len, len, m,
+                     kind, first, ws, static_cast<std::size_t>(ws_bytes), s, cfg);
         });
       }
     });
     return;
   }
   if (!algorithm.empty() && cfg.algorithm != sc::default_scan_algorithm)
-    throw scankit::invalid_argument("scan: algorithm '" + algorithm +
-                                    "' scans one contiguous line at a time; move the axis last first");
-  const auto plan = kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device));
+    throw scankit::invalid_argument(
+        "scan: algorithm '" + algorithm +
+        "' scans one contiguous line at a time; move the axis last first");
+  const auto plan =
+      kernels::batched_scan_plan(outer, len, inner, static_cast<int>(item), sm_count(device));
   check_workspace(ws_bytes, plan.workspace_bytes, "scan");
-  if (plan.workspace_bytes > 0 && ws == nullptr) throw scankit::invalid_argument("scan: workspace is a null pointer");
+  if (plan.workspace_bytes > 0 && ws == nullptr)
+    throw scankit::invalid_argument("scan: workspace is a null pointer");
   if (outer * len * inner > 0 && (in == nullptr || out == nullptr))
     throw scankit::invalid_argument("scan: null input or output");
   kernels::batched_scan(dtype, op, exclusive, init, in, out, outer, len, inner, plan, ws, s);
@@ -227,13 +270,14 @@ std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_byt
   require_type(dtype, sort_types, "sort");
   if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
   const auto cfg = sort_config_of(algorithm);
-  return static_cast<std::int64_t>(sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
-                                                            indices ? 8 : static_cast<std::size_t>(value_bytes), cfg));
+  return static_cast<std::int64_t>(
+      sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
+                               indices ? 8 : static_cast<std::size_t>(value_bytes), cfg));
 }
 
-void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
-          int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm, void* ws,
-          std::int64_t ws_bytes, std::uintptr_t stream) {
+void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
+          void* values_out, int value_bytes, bool indices, std::int64_t n, bool descending,
+          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   require_type(dtype, sort_types, "sort");
   if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
@@ -246,9 +290,10 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
   const int mant = dtype == SK_F16 ? 10 : 7;
   if (half && n > 0) {
     // Sort the ordered bits as uint16 in keys_out, then map them back.
-    if (keys_in == nullptr || keys_out == nullptr) throw scankit::invalid_argument("sort: null keys");
-    kernels::half_keys(static_cast<const std::uint16_t*>(keys_in), static_cast<std::uint16_t*>(keys_out), n, mant,
-                       true, s);
+    if (keys_in == nullptr || keys_out == nullptr)
+      throw scankit::invalid_argument("sort: null keys");
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_in),
+                       static_cast<std::uint16_t*>(keys_out), n, mant, true, s);
     keys_in = keys_out;
   }
   const auto wsb = static_cast<std::size_t>(ws_bytes);
@@ -262,27 +307,29 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
       visit_bytes(value_bytes, sizes_gpu_sort, [&](auto vtag) {
         using V = typename decltype(vtag)::type;
         if constexpr (sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16)
-          sc::sort_pairs(kin, kout, static_cast<const V*>(values_in), static_cast<V*>(values_out), n, ws, wsb, s,
-                         opts, cfg);
+          sc::sort_pairs(kin, kout, static_cast<const V*>(values_in), static_cast<V*>(values_out),
+                         n, ws, wsb, s, opts, cfg);
       });
     } else {
       sc::sort_keys(kin, kout, n, ws, wsb, s, opts, cfg);
     }
   });
   if (half && n > 0)
-    kernels::half_keys(static_cast<const std::uint16_t*>(keys_out), static_cast<std::uint16_t*>(keys_out), n, mant,
-                       false, s);
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_out),
+                       static_cast<std::uint16_t*>(keys_out), n, mant, false, s);
 }
 
-std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes, const std::string& algorithm) {
+std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes,
+                               const std::string& algorithm) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
-  return static_cast<std::int64_t>(sc::compact_workspace_bytes(n, static_cast<std::size_t>(item_bytes), cfg));
+  return static_cast<std::int64_t>(
+      sc::compact_workspace_bytes(n, static_cast<std::size_t>(item_bytes), cfg));
 }
 
-void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags, void* out, std::int64_t n,
-                    std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
-                    std::uintptr_t stream) {
+void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags,
+                    void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+                    void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   visit_bytes(item_bytes, (1u << 1) | (1u << 4) | (1u << 8), [&](auto tag) {
@@ -293,9 +340,9 @@ void select_flagged(int device, int item_bytes, const void* in, const std::uint8
   });
 }
 
-void select_if(int device, int dtype, int pred, const void* threshold, bool remove, const void* in, void* out,
-               std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
-               std::uintptr_t stream) {
+void select_if(int device, int dtype, int pred, const void* threshold, bool remove, const void* in,
+               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+               void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   visit_compact_type(dtype, "select", [&](auto tag) {
@@ -309,16 +356,18 @@ void select_if(int device, int dtype, int pred, const void* threshold, bool remo
                       static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
     };
     if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
-    if (!threshold) throw scankit::invalid_argument("select: a threshold predicate needs a threshold");
+    if (!threshold)
+      throw scankit::invalid_argument("select: a threshold predicate needs a threshold");
     if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    if (pred == SK_PRED_GREATER) return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
+    if (pred == SK_PRED_GREATER)
+      return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
     throw scankit::invalid_argument("select: unknown predicate code " + std::to_string(pred));
   });
 }
 
-void partition(int device, int dtype, int pred, const void* threshold, bool stable, const void* in, void* out,
-               std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
-               std::uintptr_t stream) {
+void partition(int device, int dtype, int pred, const void* threshold, bool stable, const void* in,
+               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+               void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   const auto order = stable ? scankit::rejected_order::original : scankit::rejected_order::reversed;
@@ -329,37 +378,41 @@ void partition(int device, int dtype, int pred, const void* threshold, bool stab
                     static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
     };
     if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
-    if (!threshold) throw scankit::invalid_argument("partition: a threshold predicate needs a threshold");
+    if (!threshold)
+      throw scankit::invalid_argument("partition: a threshold predicate needs a threshold");
     if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    if (pred == SK_PRED_GREATER) return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
+    if (pred == SK_PRED_GREATER)
+      return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
     throw scankit::invalid_argument("partition: unknown predicate code " + std::to_string(pred));
   });
 }
 
-void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::int64_t n, std::int64_t* count,
-             const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
+void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::int64_t n,
+             std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+             std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   visit_compact_type(dtype, "nonzero", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    sc::nonzero(static_cast<const T*>(in), indices, n, count, ws, static_cast<std::size_t>(ws_bytes),
-                as_stream(stream), cfg);
+    sc::nonzero(static_cast<const T*>(in), indices, n, count, ws,
+                static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
   });
 }
 
-void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
-            std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
-            std::uintptr_t stream) {
+void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts,
+            std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
+            std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   visit_compact_type(dtype, "unique", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (counts)
-      sc::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n, scankit::equal_to<T>{}, count,
-                       ws, static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+      sc::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n,
+                       scankit::equal_to<T>{}, count, ws, static_cast<std::size_t>(ws_bytes),
+                       as_stream(stream), cfg);
     else
-      sc::unique(static_cast<const T*>(in), static_cast<T*>(values), n, scankit::equal_to<T>{}, count, ws,
-                 static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+      sc::unique(static_cast<const T*>(in), static_cast<T*>(values), n, scankit::equal_to<T>{},
+                 count, ws, static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
   });
 }
 
@@ -368,36 +421,37 @@ std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t 
   return sc::read_count(d_count, as_stream(stream));
 }
 
-void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size, const void* fill,
-               std::uintptr_t stream) {
+void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size,
+               const void* fill, std::uintptr_t stream) {
   device_scope scope(device);
   if (size > 0 && out == nullptr) throw scankit::invalid_argument("fill: null output");
   kernels::fill_tail(item_bytes, out, count, size, fill, as_stream(stream));
 }
 
-void histogram_even(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                    std::int64_t bins, double lower, double upper, bool float_edges,
-                    const std::string& algorithm, std::uintptr_t stream) {
+void histogram_even(int device, int dtype, const void* samples, std::int64_t n,
+                    std::uint64_t* counts, std::int64_t bins, double lower, double upper,
+                    bool float_edges, const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
-  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, float_edges, static_cast<int>(o.algorithm),
-                           as_stream(stream));
+  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, float_edges,
+                           static_cast<int>(o.algorithm), as_stream(stream));
 }
 
-void histogram_edges(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                     const void* edges, std::int64_t num_edges, const std::string& algorithm,
-                     std::uintptr_t stream) {
+void histogram_edges(int device, int dtype, const void* samples, std::int64_t n,
+                     std::uint64_t* counts, const void* edges, std::int64_t num_edges,
+                     const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
   visit_histogram_type(dtype, histogram_types, "histogram", [&](auto tag) {
     using T = typename decltype(tag)::type;
     sc::histogram_range(static_cast<const T*>(samples), n, counts,
-                        static_cast<const scankit::histogram_level_t<T>*>(edges), num_edges, as_stream(stream), o);
+                        static_cast<const scankit::histogram_level_t<T>*>(edges), num_edges,
+                        as_stream(stream), o);
   });
 }
 
-void bincount(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-              const std::string& algorithm, std::uintptr_t stream) {
+void bincount(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+              std::int64_t bins, const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
   visit_histogram_type(dtype, bincount_types, "bincount", [&](auto tag) {

@@ -21,8 +21,12 @@ class type_error : public scankit::error {
 };
 
 /// Half-precision keys travel as their 16 bits; the sorts map them to ordered bits themselves.
-struct half_bits { std::uint16_t bits; };
-struct bfloat16_bits { std::uint16_t bits; };
+struct half_bits {
+  std::uint16_t bits;
+};
+struct bfloat16_bits {
+  std::uint16_t bits;
+};
 
 /// Opaque items of N bytes, for the operations that only move items.
 template <int N>
@@ -32,28 +36,52 @@ struct alignas(N < 16 ? N : 16) bytes_of {
 
 inline const char* dtype_name(int t) {
   switch (t) {
-    case SK_I8: return "int8";
-    case SK_I16: return "int16";
-    case SK_I32: return "int32";
-    case SK_I64: return "int64";
-    case SK_U8: return "uint8";
-    case SK_U16: return "uint16";
-    case SK_U32: return "uint32";
-    case SK_U64: return "uint64";
-    case SK_F16: return "float16";
-    case SK_BF16: return "bfloat16";
-    case SK_F32: return "float32";
-    case SK_F64: return "float64";
+    case SK_I8:
+      return "int8";
+    case SK_I16:
+      return "int16";
+    case SK_I32:
+      return "int32";
+    case SK_I64:
+      return "int64";
+    case SK_U8:
+      return "uint8";
+    case SK_U16:
+      return "uint16";
+    case SK_U32:
+      return "uint32";
+    case SK_U64:
+      return "uint64";
+    case SK_F16:
+      return "float16";
+    case SK_BF16:
+      return "bfloat16";
+    case SK_F32:
+      return "float32";
+    case SK_F64:
+      return "float64";
   }
   return "unknown";
 }
 
 inline int dtype_size(int t) {
   switch (t) {
-    case SK_I8: case SK_U8: return 1;
-    case SK_I16: case SK_U16: case SK_F16: case SK_BF16: return 2;
-    case SK_I32: case SK_U32: case SK_F32: return 4;
-    case SK_I64: case SK_U64: case SK_F64: return 8;
+    case SK_I8:
+    case SK_U8:
+      return 1;
+    case SK_I16:
+    case SK_U16:
+    case SK_F16:
+    case SK_BF16:
+      return 2;
+    case SK_I32:
+    case SK_U32:
+    case SK_F32:
+      return 4;
+    case SK_I64:
+    case SK_U64:
+    case SK_F64:
+      return 8;
   }
   return 0;
 }
@@ -91,16 +119,26 @@ inline void require_type(int t, unsigned allowed, const char* what) {
 template <class F>
 decltype(auto) visit_number(int t, F&& f) {
   switch (t) {
-    case SK_I8: return f(std::type_identity<std::int8_t>{});
-    case SK_I16: return f(std::type_identity<std::int16_t>{});
-    case SK_I32: return f(std::type_identity<std::int32_t>{});
-    case SK_I64: return f(std::type_identity<std::int64_t>{});
-    case SK_U8: return f(std::type_identity<std::uint8_t>{});
-    case SK_U16: return f(std::type_identity<std::uint16_t>{});
-    case SK_U32: return f(std::type_identity<std::uint32_t>{});
-    case SK_U64: return f(std::type_identity<std::uint64_t>{});
-    case SK_F32: return f(std::type_identity<float>{});
-    case SK_F64: return f(std::type_identity<double>{});
+    case SK_I8:
+      return f(std::type_identity<std::int8_t>{});
+    case SK_I16:
+      return f(std::type_identity<std::int16_t>{});
+    case SK_I32:
+      return f(std::type_identity<std::int32_t>{});
+    case SK_I64:
+      return f(std::type_identity<std::int64_t>{});
+    case SK_U8:
+      return f(std::type_identity<std::uint8_t>{});
+    case SK_U16:
+      return f(std::type_identity<std::uint16_t>{});
+    case SK_U32:
+      return f(std::type_identity<std::uint32_t>{});
+    case SK_U64:
+      return f(std::type_identity<std::uint64_t>{});
+    case SK_F32:
+      return f(std::type_identity<float>{});
+    case SK_F64:
+      return f(std::type_identity<double>{});
   }
   throw type_error(std::string("unsupported element type ") + dtype_name(t));
 }
@@ -109,10 +147,14 @@ decltype(auto) visit_number(int t, F&& f) {
 template <class T, class F>
 decltype(auto) visit_op(int op, F&& f) {
   switch (op) {
-    case SK_OP_SUM: return f(scankit::sum<T>{});
-    case SK_OP_PROD: return f(scankit::product<T>{});
-    case SK_OP_MIN: return f(scankit::min<T>{});
-    case SK_OP_MAX: return f(scankit::max<T>{});
+    case SK_OP_SUM:
+      return f(scankit::sum<T>{});
+    case SK_OP_PROD:
+      return f(scankit::product<T>{});
+    case SK_OP_MIN:
+      return f(scankit::min<T>{});
+    case SK_OP_MAX:
+      return f(scankit::max<T>{});
     case SK_OP_AND:
     case SK_OP_OR:
     case SK_OP_XOR:
@@ -132,17 +174,23 @@ template <class F>
 decltype(auto) visit_bytes(int bytes, unsigned allowed_sizes, F&& f) {
   if (bytes > 0 && bytes <= 16 && (allowed_sizes & (1u << bytes))) {
     switch (bytes) {
-      case 1: return f(std::type_identity<std::uint8_t>{});
-      case 2: return f(std::type_identity<std::uint16_t>{});
-      case 4: return f(std::type_identity<std::uint32_t>{});
-      case 8: return f(std::type_identity<std::uint64_t>{});
-      case 16: return f(std::type_identity<bytes_of<16>>{});
+      case 1:
+        return f(std::type_identity<std::uint8_t>{});
+      case 2:
+        return f(std::type_identity<std::uint16_t>{});
+      case 4:
+        return f(std::type_identity<std::uint32_t>{});
+      case 8:
+        return f(std::type_identity<std::uint64_t>{});
+      case 16:
+        return f(std::type_identity<bytes_of<16>>{});
     }
   }
   std::string sizes;
   for (int b : {1, 2, 4, 8, 16})
     if (allowed_sizes & (1u << b)) sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
-  throw type_error("items of " + std::to_string(bytes) + " bytes are not supported here; sizes: " + sizes);
+  throw type_error("items of " + std::to_string(bytes) +
+                   " bytes are not supported here; sizes: " + sizes);
 }
 
 inline constexpr unsigned sizes_cpu = (1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 16);
@@ -156,33 +204,39 @@ const char* algorithm_list(const std::string& primitive);
 int cpu_choice(const std::string& a, std::initializer_list<const char*> names, int fallback,
                const char* primitive);
 
-inline void check_n(std::int64_t n, const char* where) { scankit::detail::check_size(n, where); }
+inline void check_n(std::int64_t n, const char* where) {
+  scankit::detail::check_size(n, where);
+}
 
 inline void check_out(const void* p, const char* what, const char* where) {
-  if (p == nullptr) throw scankit::invalid_argument(std::string(where) + ": " + what + " is a null pointer");
+  if (p == nullptr)
+    throw scankit::invalid_argument(std::string(where) + ": " + what + " is a null pointer");
 }
 
 // ---- the CPU backend (cpu_*.cpp, one translation unit per primitive) -----------------------
 namespace host {
-void scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out, std::int64_t outer,
-          std::int64_t len, std::int64_t inner, const std::string& algorithm);
+void scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
+          std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm);
 void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
-          int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm);
-std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out, std::int64_t n,
-                            const std::string& algorithm);
-std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in, void* out,
-                       std::int64_t n, const std::string& algorithm);
-std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, const void* in, void* out,
-                       std::int64_t n, const std::string& algorithm);
-std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n, const std::string& algorithm);
+          int value_bytes, bool indices, std::int64_t n, bool descending,
+          const std::string& algorithm);
+std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out,
+                            std::int64_t n, const std::string& algorithm);
+std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in,
+                       void* out, std::int64_t n, const std::string& algorithm);
+std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, const void* in,
+                       void* out, std::int64_t n, const std::string& algorithm);
+std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n,
+                     const std::string& algorithm);
 std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
                     const std::string& algorithm);
-void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-                    double lower, double upper, bool float_edges, const std::string& algorithm);
-void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, const void* edges,
-                     std::int64_t num_edges, const std::string& algorithm);
-void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-              const std::string& algorithm);
+void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                    std::int64_t bins, double lower, double upper, bool float_edges,
+                    const std::string& algorithm);
+void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     const void* edges, std::int64_t num_edges, const std::string& algorithm);
+void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+              std::int64_t bins, const std::string& algorithm);
 }  // namespace host
 
 // ---- the GPU backend (capi_cuda.cpp; capi_nocuda.cpp throws no_device_error) --------------
@@ -191,39 +245,40 @@ bool built();
 int device_count();
 std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len,
                             std::int64_t inner, const std::string& algorithm);
-void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
-          std::int64_t outer, std::int64_t len, std::int64_t inner, const std::string& algorithm,
-          void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
+void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in,
+          void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
+          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm);
 void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
           void* values_out, int value_bytes, bool indices, std::int64_t n, bool descending,
           const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
-std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes, const std::string& algorithm);
-void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags, void* out,
-                    std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
-                    std::int64_t ws_bytes, std::uintptr_t stream);
+std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes,
+                               const std::string& algorithm);
+void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags,
+                    void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+                    void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 void select_if(int device, int dtype, int pred, const void* threshold, bool remove, const void* in,
-               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
-               std::int64_t ws_bytes, std::uintptr_t stream);
+               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+               void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 void partition(int device, int dtype, int pred, const void* threshold, bool stable, const void* in,
-               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
-               std::int64_t ws_bytes, std::uintptr_t stream);
+               void* out, std::int64_t n, std::int64_t* count, const std::string& algorithm,
+               void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::int64_t n,
              std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
              std::uintptr_t stream);
-void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
-            std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
-            std::uintptr_t stream);
+void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts,
+            std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
+            std::int64_t ws_bytes, std::uintptr_t stream);
 std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t stream);
 void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size,
                const void* fill, std::uintptr_t stream);
-void histogram_even(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                    std::int64_t bins, double lower, double upper, bool float_edges,
-                    const std::string& algorithm, std::uintptr_t stream);
-void histogram_edges(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                     const void* edges, std::int64_t num_edges, const std::string& algorithm,
-                     std::uintptr_t stream);
+void histogram_even(int device, int dtype, const void* samples, std::int64_t n,
+                    std::uint64_t* counts, std::int64_t bins, double lower, double upper,
+                    bool float_edges, const std::string& algorithm, std::uintptr_t stream);
+void histogram_edges(int device, int dtype, const void* samples, std::int64_t n,
+                     std::uint64_t* counts, const void* edges, std::int64_t num_edges,
+                     const std::string& algorithm, std::uintptr_t stream);
 void bincount(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
               std::int64_t bins, const std::string& algorithm, std::uintptr_t stream);
 }  // namespace gpu

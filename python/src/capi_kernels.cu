@@ -29,11 +29,14 @@ void check_launch(const char* what) {
   if (e != cudaSuccess) throw_cuda(e, what);
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 int grid_for(std::int64_t warps, int sm_count) {
   const std::int64_t blocks = ceil_div(std::max<std::int64_t>(warps, 1), block_warps);
-  return static_cast<int>(std::min<std::int64_t>(blocks, std::int64_t{sm_count} * (2048 / block_threads)));
+  return static_cast<int>(
+      std::min<std::int64_t>(blocks, std::int64_t{sm_count} * (2048 / block_threads)));
 }
 
 int current_sm_count() {
@@ -58,13 +61,13 @@ struct lines {
 // offsets inner, 2 inner, 4 inner, ... < 32 scans every column within the step. The element of
 // the same column one row up from lane l < inner is lane 32 - inner + l in the previous step;
 // lane 32 - inner + l % inner of the previous step holds the running value of lane l's column.
-// In and out may be the same array: a warp loads its steps before it writes them, and work
-// items do not overlap. In whole-plane items the first row of each plane starts a new line (a head): the values
-// carry (head flag, value) pairs through the shuffles, and the carry-in stops at heads.
+// In whole-plane items the first row of each plane starts a new line (a head): the values carry
+// (head flag, value) pairs through the shuffles, and the carry-in stops at heads. In and out may
+// be the same array: a warp loads its steps before it writes them, and work items do not overlap.
 template <class Op, bool Totals, bool Planes>
 __global__ void __launch_bounds__(block_threads)
-    narrow_kernel(const typename Op::value_type* in, typename Op::value_type* out,
-                  lines p, typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
+    narrow_kernel(const typename Op::value_type* in, typename Op::value_type* out, lines p,
+                  typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
   using T = typename Op::value_type;
   const Op op{};
   const int lane = threadIdx.x & 31;
@@ -140,8 +143,8 @@ __global__ void __launch_bounds__(block_threads)
 // ---- wide lines (inner >= 32): lane l of a work item scans column 32 g + l down its rows ----
 template <class Op, bool Totals>
 __global__ void __launch_bounds__(block_threads)
-    wide_kernel(const typename Op::value_type* in, typename Op::value_type* out,
-                lines p, typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
+    wide_kernel(const typename Op::value_type* in, typename Op::value_type* out, lines p,
+                typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
   using T = typename Op::value_type;
   const Op op{};
   const int lane = threadIdx.x & 31;
@@ -250,13 +253,16 @@ __global__ void __launch_bounds__(1024)
 
 template <class Op>
 void run_batched(const typename Op::value_type* in, typename Op::value_type* out, const lines& p,
-                 typename Op::value_type* ws, typename Op::value_type init, bool exclusive, bool wide,
-                 cudaStream_t s) {
+                 typename Op::value_type* ws, typename Op::value_type init, bool exclusive,
+                 bool wide, cudaStream_t s) {
   const int sms = current_sm_count();
   const int grid = grid_for(p.items, sms);
   if (p.chunks > 1) {
-    if (wide) wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
-    else narrow_kernel<Op, true, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    if (wide)
+      wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    else
+      narrow_kernel<Op, true, false>
+          <<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
     check_launch("scan along an axis (chunk totals)");
     const std::int64_t lines_total = p.outer * p.inner;
     if (p.chunks > 256 && lines_total < std::int64_t{sms} * 16) {
@@ -266,9 +272,12 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
     }
     check_launch("scan along an axis (carry-ins)");
   }
-  if (wide) wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
-  else if (p.planes > 0) narrow_kernel<Op, false, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
-  else narrow_kernel<Op, false, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  if (wide)
+    wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else if (p.planes > 0)
+    narrow_kernel<Op, false, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else
+    narrow_kernel<Op, false, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   check_launch("scan along an axis");
 }
 
@@ -277,20 +286,28 @@ template <class F>
 void visit_scan_type(int dtype, F&& f) {
   require_type(dtype, scan_types, "scan");
   switch (dtype) {
-    case SK_I32: return f(std::type_identity<std::int32_t>{});
-    case SK_I64: return f(std::type_identity<std::int64_t>{});
-    case SK_U32: return f(std::type_identity<std::uint32_t>{});
-    case SK_U64: return f(std::type_identity<std::uint64_t>{});
-    case SK_F32: return f(std::type_identity<float>{});
-    case SK_F64: return f(std::type_identity<double>{});
+    case SK_I32:
+      return f(std::type_identity<std::int32_t>{});
+    case SK_I64:
+      return f(std::type_identity<std::int64_t>{});
+    case SK_U32:
+      return f(std::type_identity<std::uint32_t>{});
+    case SK_U64:
+      return f(std::type_identity<std::uint64_t>{});
+    case SK_F32:
+      return f(std::type_identity<float>{});
+    case SK_F64:
+      return f(std::type_identity<double>{});
   }
 }
 
 // ---- small kernels -------------------------------------------------------------------------
 
-__global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mant, bool to) {
+__global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, std::int64_t n,
+                                 int mant, bool to) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
     out[i] = to ? half_to_ordered(in[i], mant) : half_from_ordered(in[i], mant);
 }
 
@@ -299,15 +316,15 @@ __global__ void fill_kernel(V* out, const std::int64_t* count, std::int64_t size
   const std::int64_t c = *count;
   const std::int64_t start = c < 0 ? 0 : c > size ? size : c;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = start + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < size;
-       i += stride)
+  for (std::int64_t i = start + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < size; i += stride)
     out[i] = value;
 }
 
 }  // namespace
 
-batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner, int item_bytes,
-                               int sm_count) {
+batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner,
+                               int item_bytes, int sm_count) {
   batched_plan p;
   const std::int64_t n = outer * len * inner;
   if (n == 0) return p;
@@ -324,11 +341,13 @@ batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_
       return p;
     }
     const std::int64_t rows_min = ceil_div(min_items, inner);
-    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer), 1, std::max<std::int64_t>(1, len / rows_min));
+    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer), 1,
+                                        std::max<std::int64_t>(1, len / rows_min));
   } else {
     p.wide = true;
     p.groups = ceil_div(inner, 32);
-    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer * p.groups), 1, std::max<std::int64_t>(1, len / 64));
+    p.chunks = std::clamp<std::int64_t>(ceil_div(target, outer * p.groups), 1,
+                                        std::max<std::int64_t>(1, len / 64));
   }
   p.rows = ceil_div(len, p.chunks);
   p.chunks = ceil_div(len, p.rows);
@@ -338,8 +357,8 @@ batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_
 }
 
 void batched_scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
-                  std::int64_t outer, std::int64_t len, std::int64_t inner, const batched_plan& plan,
-                  void* workspace, cudaStream_t stream) {
+                  std::int64_t outer, std::int64_t len, std::int64_t inner,
+                  const batched_plan& plan, void* workspace, cudaStream_t stream) {
   if (plan.items == 0) return;
   const lines p{outer, len, inner, plan.planes, plan.rows, plan.chunks, plan.groups, plan.items};
   visit_scan_type(dtype, [&](auto tag) {
@@ -347,24 +366,26 @@ void batched_scan(int dtype, int op, bool exclusive, const void* init, const voi
     visit_op<T>(op, [&](auto m) {
       using Op = decltype(m);
       const T first = init ? *static_cast<const T*>(init) : m.identity();
-      run_batched<Op>(static_cast<const T*>(in), static_cast<T*>(out), p, static_cast<T*>(workspace), first,
-                      exclusive, plan.wide, stream);
+      run_batched<Op>(static_cast<const T*>(in), static_cast<T*>(out), p,
+                      static_cast<T*>(workspace), first, exclusive, plan.wide, stream);
     });
   });
 }
 
-void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits, bool to_ordered,
-               cudaStream_t stream) {
+void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits,
+               bool to_ordered, cudaStream_t stream) {
   if (n == 0) return;
-  const int grid = static_cast<int>(std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  const int grid = static_cast<int>(
+      std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
   half_keys_kernel<<<grid, 256, 0, stream>>>(in, out, n, mantissa_bits, to_ordered);
   check_launch("float16 key map");
 }
 
-void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size, const void* fill,
-               cudaStream_t stream) {
+void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,
+               const void* fill, cudaStream_t stream) {
   if (size == 0) return;
-  const int grid = static_cast<int>(std::min<std::int64_t>(ceil_div(size, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  const int grid = static_cast<int>(
+      std::min<std::int64_t>(ceil_div(size, 256 * 4), std::int64_t{current_sm_count()} * 8));
   visit_bytes(item_bytes, sizes_cpu, [&](auto tag) {
     using V = typename decltype(tag)::type;
     V value;

@@ -27,26 +27,27 @@ struct batched_plan {
   std::int64_t workspace_bytes = 0;
 };
 
-batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner, int item_bytes,
-                               int sm_count);
+batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner,
+                               int item_bytes, int sm_count);
 
 /// The batched scan (every SK dtype of scans and every operator; init: one item, host memory).
 void batched_scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
-                  std::int64_t outer, std::int64_t len, std::int64_t inner, const batched_plan& plan,
-                  void* workspace, cudaStream_t stream);
+                  std::int64_t outer, std::int64_t len, std::int64_t inner,
+                  const batched_plan& plan, void* workspace, cudaStream_t stream);
 
 /// float16/bfloat16 bits to ordered uint16 bits (to_ordered) or back, from `in` to `out` (may
 /// be the same array).
-void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits, bool to_ordered,
-               cudaStream_t stream);
+void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits,
+               bool to_ordered, cudaStream_t stream);
 
 /// out[min(*d_count, size), size) = fill; item_bytes 1, 2, 4, 8 or 16.
-void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size, const void* fill,
-               cudaStream_t stream);
+void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,
+               const void* fill, cudaStream_t stream);
 
 /// numpy.histogram's even bins (numpy_bins.hpp) with the library's counting kernels; counts
 /// zeroed first. algorithm: a scankit::cuda::histogram_algorithm as int.
-void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-                     double lower, double upper, bool float_edges, int algorithm, cudaStream_t stream);
+void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     std::int64_t bins, double lower, double upper, bool float_edges, int algorithm,
+                     cudaStream_t stream);
 
 }  // namespace scankit::capi::kernels

@@ -12,9 +12,15 @@ namespace sk = scankit;
 cpu::compact_config config_of(const std::string& algorithm) {
   cpu::compact_config cfg;
   switch (cpu_choice(algorithm, {"cpu-parallel", "cpu-serial", "cpu-serial-scan"}, 0, "compact")) {
-    case 1: cfg.algorithm = cpu::compact_algorithm::serial_loop; break;
-    case 2: cfg.algorithm = cpu::compact_algorithm::serial_scan; break;
-    default: cfg.algorithm = cpu::compact_algorithm::parallel; break;
+    case 1:
+      cfg.algorithm = cpu::compact_algorithm::serial_loop;
+      break;
+    case 2:
+      cfg.algorithm = cpu::compact_algorithm::serial_scan;
+      break;
+    default:
+      cfg.algorithm = cpu::compact_algorithm::parallel;
+      break;
   }
   return cfg;
 }
@@ -22,7 +28,8 @@ cpu::compact_config config_of(const std::string& algorithm) {
 template <class T, class F>
 void with_pred(int pred, const void* threshold, F&& f) {
   switch (pred) {
-    case SK_PRED_NONZERO: return f(sk::is_nonzero<T>{});
+    case SK_PRED_NONZERO:
+      return f(sk::is_nonzero<T>{});
     case SK_PRED_LESS:
       if (!threshold) throw sk::invalid_argument("a less-than predicate needs a threshold");
       return f(sk::less_than<T>{*static_cast<const T*>(threshold)});
@@ -35,8 +42,8 @@ void with_pred(int pred, const void* threshold, F&& f) {
 
 }  // namespace
 
-std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out, std::int64_t n,
-                            const std::string& algorithm) {
+std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out,
+                            std::int64_t n, const std::string& algorithm) {
   const auto cfg = config_of(algorithm);
   std::int64_t count = 0;
   visit_bytes(item_bytes, sizes_cpu, [&](auto tag) {
@@ -46,8 +53,8 @@ std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* 
   return count;
 }
 
-std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in, void* out,
-                       std::int64_t n, const std::string& algorithm) {
+std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in,
+                       void* out, std::int64_t n, const std::string& algorithm) {
   require_type(dtype, all_number_types, "select");
   const auto cfg = config_of(algorithm);
   std::int64_t count = 0;
@@ -61,8 +68,8 @@ std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, 
   return count;
 }
 
-std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, const void* in, void* out,
-                       std::int64_t n, const std::string& algorithm) {
+std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, const void* in,
+                       void* out, std::int64_t n, const std::string& algorithm) {
   require_type(dtype, all_number_types, "partition");
   const auto cfg = config_of(algorithm);
   const auto order = stable ? sk::rejected_order::original : sk::rejected_order::reversed;
@@ -76,7 +83,8 @@ std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, 
   return count;
 }
 
-std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n, const std::string& algorithm) {
+std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n,
+                     const std::string& algorithm) {
   require_type(dtype, all_number_types, "nonzero");
   const auto cfg = config_of(algorithm);
   std::int64_t count = 0;
@@ -94,9 +102,10 @@ std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* count
   std::int64_t count = 0;
   visit_number(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    count = counts ? cpu::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n,
-                                       sk::equal_to<T>{}, cfg)
-                   : cpu::unique(static_cast<const T*>(in), static_cast<T*>(values), n, sk::equal_to<T>{}, cfg);
+    count = counts ? cpu::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts,
+                                       n, sk::equal_to<T>{}, cfg)
+                   : cpu::unique(static_cast<const T*>(in), static_cast<T*>(values), n,
+                                 sk::equal_to<T>{}, cfg);
   });
   return count;
 }

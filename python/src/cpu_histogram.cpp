@@ -27,8 +27,9 @@ void visit_histogram(int dtype, unsigned allowed, const char* what, F&& f) {
 
 }  // namespace
 
-void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-                    double lower, double upper, bool float_edges, const std::string& algorithm) {
+void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                    std::int64_t bins, double lower, double upper, bool float_edges,
+                    const std::string& algorithm) {
   const bool serial = serial_of(algorithm);
   visit_histogram(dtype, histogram_types, "histogram", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -36,33 +37,40 @@ void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_
     std::fill(counts, counts + bins, std::uint64_t{0});
     if (n == 0) return;
     check_out(samples, "samples", "histogram");
-    if (serial) cpu::detail::count_serial(static_cast<const T*>(samples), n, counts, b);
-    else cpu::detail::count_parallel(static_cast<const T*>(samples), n, counts, static_cast<int>(bins), b);
+    if (serial)
+      cpu::detail::count_serial(static_cast<const T*>(samples), n, counts, b);
+    else
+      cpu::detail::count_parallel(static_cast<const T*>(samples), n, counts, static_cast<int>(bins),
+                                  b);
   });
 }
 
-void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, const void* edges,
-                     std::int64_t num_edges, const std::string& algorithm) {
+void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     const void* edges, std::int64_t num_edges, const std::string& algorithm) {
   const bool serial = serial_of(algorithm);
   visit_histogram(dtype, histogram_types, "histogram", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using L = sk::histogram_level_t<T>;
     const auto* s = static_cast<const T*>(samples);
     const auto* e = static_cast<const L*>(edges);
-    if (serial) cpu::histogram_range_serial(s, n, counts, e, num_edges);
-    else cpu::histogram_range_parallel(s, n, counts, e, num_edges);
+    if (serial)
+      cpu::histogram_range_serial(s, n, counts, e, num_edges);
+    else
+      cpu::histogram_range_parallel(s, n, counts, e, num_edges);
   });
 }
 
-void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts, std::int64_t bins,
-              const std::string& algorithm) {
+void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+              std::int64_t bins, const std::string& algorithm) {
   const bool serial = serial_of(algorithm);
   visit_histogram(dtype, bincount_types, "bincount", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
       const auto* s = static_cast<const T*>(samples);
-      if (serial) cpu::bincount_serial(s, n, counts, bins);
-      else cpu::bincount_parallel(s, n, counts, bins);
+      if (serial)
+        cpu::bincount_serial(s, n, counts, bins);
+      else
+        cpu::bincount_parallel(s, n, counts, bins);
     }
   });
 }

@@ -18,8 +18,8 @@ namespace {
 /// Rows of W (a few) columns, the running values in registers: with so few columns a loop over
 /// them per row costs more than the row's work.
 template <int W, class Op>
-void scan_columns(const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::int64_t stride, const Op& op,
-                  value_t<Op>* carry, bool write, bool excl) {
+void scan_columns(const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::int64_t stride,
+                  const Op& op, value_t<Op>* carry, bool write, bool excl) {
   using T = value_t<Op>;
   T c[W];
   for (int b = 0; b < W; ++b) c[b] = carry[b];
@@ -44,35 +44,55 @@ void scan_columns(const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::
 }
 
 template <class Op>
-bool scan_few_columns(std::int64_t w, const value_t<Op>* x, value_t<Op>* y, std::int64_t rows, std::int64_t stride,
-                      const Op& op, value_t<Op>* carry, bool write, bool excl) {
+bool scan_few_columns(std::int64_t w, const value_t<Op>* x, value_t<Op>* y, std::int64_t rows,
+                      std::int64_t stride, const Op& op, value_t<Op>* carry, bool write,
+                      bool excl) {
   switch (w) {
-    case 2: scan_columns<2>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 3: scan_columns<3>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 4: scan_columns<4>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 5: scan_columns<5>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 6: scan_columns<6>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 7: scan_columns<7>(x, y, rows, stride, op, carry, write, excl); return true;
-    case 8: scan_columns<8>(x, y, rows, stride, op, carry, write, excl); return true;
+    case 2:
+      scan_columns<2>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 3:
+      scan_columns<3>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 4:
+      scan_columns<4>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 5:
+      scan_columns<5>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 6:
+      scan_columns<6>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 7:
+      scan_columns<7>(x, y, rows, stride, op, carry, write, excl);
+      return true;
+    case 8:
+      scan_columns<8>(x, y, rows, stride, op, carry, write, excl);
+      return true;
   }
   return false;
 }
 
 enum cpu_scan_algo { scan_serial = 0, scan_parallel = 1, scan_tbb = 2 };
 
-int threads() { return std::max(1, tbb::this_task_arena::max_concurrency()); }
+int threads() {
+  return std::max(1, tbb::this_task_arena::max_concurrency());
+}
 
 /// Scans every (outer, inner) line of [A][L][B] along L.
 template <class Op>
-void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int64_t L, std::int64_t B,
-               Op op, bool excl, value_t<Op> init, int algo) {
+void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int64_t L,
+               std::int64_t B, Op op, bool excl, value_t<Op> init, int algo) {
   using T = value_t<Op>;
   const auto kind = excl ? scan_kind::exclusive : scan_kind::inclusive;
   if (A == 0 || L == 0 || B == 0) return;
   if (A * B == 1) {
-    if (algo == scan_serial) cpu::scan_serial(in, out, L, op, kind, init);
-    else if (algo == scan_tbb) cpu::tbb_parallel_scan(in, out, L, op, kind, init);
-    else cpu::scan_parallel(in, out, L, op, kind, init);
+    if (algo == scan_serial)
+      cpu::scan_serial(in, out, L, op, kind, init);
+    else if (algo == scan_tbb)
+      cpu::tbb_parallel_scan(in, out, L, op, kind, init);
+    else
+      cpu::scan_parallel(in, out, L, op, kind, init);
     return;
   }
   if (B == 1) {
@@ -83,7 +103,8 @@ void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int
       return;
     }
     auto rows = [&](std::int64_t r0, std::int64_t r1) {
-      for (std::int64_t a = r0; a < r1; ++a) cpu::scan_serial(in + a * L, out + a * L, L, op, kind, init);
+      for (std::int64_t a = r0; a < r1; ++a)
+        cpu::scan_serial(in + a * L, out + a * L, L, op, kind, init);
     };
     if (algo == scan_serial) return rows(0, A);
     const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t{1} << 15) / L);
@@ -98,16 +119,17 @@ void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int
   const std::int64_t nbb = (B + bw - 1) / bw;
   std::int64_t nchunks = 1;
   if (algo != scan_serial && A * nbb < 4 * threads())
-    nchunks = std::min<std::int64_t>((4 * threads() + A * nbb - 1) / (A * nbb), std::max<std::int64_t>(1, L / 64));
+    nchunks = std::min<std::int64_t>((4 * threads() + A * nbb - 1) / (A * nbb),
+                                     std::max<std::int64_t>(1, L / 64));
   const std::int64_t rows_per_chunk = (L + nchunks - 1) / nchunks;
   nchunks = (L + rows_per_chunk - 1) / rows_per_chunk;
 
   // Rows [l0, l1) of plane a, columns [b0, b1), carried from carry[0, b1 - b0).
-  auto run = [&](std::int64_t a, std::int64_t l0, std::int64_t l1, std::int64_t b0, std::int64_t b1, T* carry,
-                 bool write) {
+  auto run = [&](std::int64_t a, std::int64_t l0, std::int64_t l1, std::int64_t b0, std::int64_t b1,
+                 T* carry, bool write) {
     const std::int64_t w = b1 - b0;
-    if (scan_few_columns(w, in + (a * L + l0) * B + b0, out + (a * L + l0) * B + b0, l1 - l0, B, op, carry, write,
-                         excl))
+    if (scan_few_columns(w, in + (a * L + l0) * B + b0, out + (a * L + l0) * B + b0, l1 - l0, B, op,
+                         carry, write, excl))
       return;
     for (std::int64_t l = l0; l < l1; ++l) {
       const T* x = in + (a * L + l) * B + b0;
@@ -184,7 +206,7 @@ void scan_axis(const value_t<Op>* in, value_t<Op>* out, std::int64_t A, std::int
 }  // namespace
 
 void scan(int dtype, int op, bool excl, const void* init, const void* in, void* out, std::int64_t A,
-              std::int64_t L, std::int64_t B, const std::string& algorithm) {
+          std::int64_t L, std::int64_t B, const std::string& algorithm) {
   const char* where = "scankit scan";
   require_type(dtype, scan_types, "scan");
   if (A < 0 || L < 0 || B < 0) throw scankit::invalid_argument("scan: negative shape");
@@ -194,7 +216,8 @@ void scan(int dtype, int op, bool excl, const void* init, const void* in, void* 
     check_out(in, "input", where);
     check_out(out, "output", where);
   }
-  const int algo = cpu_choice(algorithm, {"cpu-serial", "cpu-parallel", "cpu-tbb"}, scan_parallel, "scan");
+  const int algo =
+      cpu_choice(algorithm, {"cpu-serial", "cpu-parallel", "cpu-tbb"}, scan_parallel, "scan");
   visit_number(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     visit_op<T>(op, [&](auto m) {
@@ -203,6 +226,5 @@ void scan(int dtype, int op, bool excl, const void* init, const void* in, void* 
     });
   });
 }
-
 
 }  // namespace scankit::capi::host

@@ -17,11 +17,12 @@
 namespace scankit::capi::host {
 namespace {
 
-
 void copy_bytes(void* dst, const void* src, std::int64_t bytes) {
   if (dst == src || bytes == 0) return;
-  if (bytes >= (std::int64_t{1} << 22)) cpu::parallel_copy(dst, src, bytes);
-  else std::memcpy(dst, src, static_cast<std::size_t>(bytes));
+  if (bytes >= (std::int64_t{1} << 22))
+    cpu::parallel_copy(dst, src, bytes);
+  else
+    std::memcpy(dst, src, static_cast<std::size_t>(bytes));
 }
 
 template <class F>
@@ -34,8 +35,10 @@ template <class K>
 void cpu_sort_typed(K* keys, const void* values_in, void* values_out, int value_bytes, bool indices,
                     std::int64_t n, const sort_options& opts, bool serial) {
   auto sort_with = [&](auto* vals) {
-    if (serial) cpu::sort_pairs_serial(keys, vals, n, opts);
-    else cpu::sort_pairs_parallel(keys, vals, n, opts);
+    if (serial)
+      cpu::sort_pairs_serial(keys, vals, n, opts);
+    else
+      cpu::sort_pairs_parallel(keys, vals, n, opts);
   };
   if (indices) {
     auto* idx = static_cast<std::int64_t*>(values_out);
@@ -59,7 +62,8 @@ void cpu_sort_typed(K* keys, const void* values_in, void* values_out, int value_
 }  // namespace
 
 void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
-              int value_bytes, bool indices, std::int64_t n, bool descending, const std::string& algorithm) {
+          int value_bytes, bool indices, std::int64_t n, bool descending,
+          const std::string& algorithm) {
   const char* where = "scankit sort";
   require_type(dtype, sort_types, "sort");
   check_n(n, where);
@@ -89,9 +93,9 @@ void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in,
   }
   visit_number(dtype, [&](auto tag) {
     using K = typename decltype(tag)::type;
-    cpu_sort_typed(static_cast<K*>(keys_out), values_in, values_out, value_bytes, indices, n, opts, serial);
+    cpu_sort_typed(static_cast<K*>(keys_out), values_in, values_out, value_bytes, indices, n, opts,
+                   serial);
   });
 }
-
 
 }  // namespace scankit::capi::host

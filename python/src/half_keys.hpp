@@ -14,7 +14,8 @@ namespace scankit::capi {
 SCANKIT_HD inline std::uint16_t half_to_ordered(std::uint16_t b, int mantissa_bits) {
   const std::uint16_t sign = 0x8000u;
   const auto rot = static_cast<std::uint16_t>((1u << mantissa_bits) - 1u);
-  const auto t = static_cast<std::uint16_t>((b & sign) ? static_cast<std::uint16_t>(~b) : static_cast<std::uint16_t>(b | sign));
+  const auto t = static_cast<std::uint16_t>((b & sign) ? static_cast<std::uint16_t>(~b)
+                                                       : static_cast<std::uint16_t>(b | sign));
   return static_cast<std::uint16_t>(t - rot);
 }
 
@@ -22,7 +23,8 @@ SCANKIT_HD inline std::uint16_t half_from_ordered(std::uint16_t o, int mantissa_
   const std::uint16_t sign = 0x8000u;
   const auto rot = static_cast<std::uint16_t>((1u << mantissa_bits) - 1u);
   const auto t = static_cast<std::uint16_t>(o + rot);
-  return static_cast<std::uint16_t>((t & sign) ? static_cast<std::uint16_t>(t & ~sign) : static_cast<std::uint16_t>(~t));
+  return static_cast<std::uint16_t>((t & sign) ? static_cast<std::uint16_t>(t & ~sign)
+                                               : static_cast<std::uint16_t>(~t));
 }
 
 }  // namespace scankit::capi

@@ -6,10 +6,11 @@
 // and casts it to the bin type: the sample type for float samples, double for integer samples;
 // the last edge is upper itself. linspace computes in double, or in float32 where numpy 2's
 // promotion rules make it (float32 lower and upper, as numpy's own range of float32 samples):
-// `float_edges` selects that arithmetic; the Python side checks which one numpy used. A sample counts when lower <= x <= upper and
-// lies in bin i when edges[i] <= x < edges[i+1] (the last bin also takes x == upper). numpy
-// estimates i as trunc((x - lower) * bins / (upper - lower)) and corrects it by one against the
-// edges; the same is done here, so every sample lands in numpy's bin.
+// `float_edges` selects that arithmetic; the Python side checks which one numpy used. A sample
+// counts when lower <= x <= upper and lies in bin i when edges[i] <= x < edges[i+1] (the last
+// bin also takes x == upper). numpy estimates i as trunc((x - lower) * bins / (upper - lower))
+// and corrects it by one against the edges; the same is done here, so every sample lands in
+// numpy's bin.
 #pragma once
 
 #include <cstdint>
@@ -83,8 +84,10 @@ struct numpy_even_bins {
     if (!(v >= lo && v <= hi)) return -1;  // NaN fails here
     const double t = mul(static_cast<double>(v) - lo_d, norm);
     int b = t >= static_cast<double>(num_bins) ? num_bins - 1 : (t > 0 ? static_cast<int>(t) : 0);
-    if (v < edge(b)) --b;
-    else if (b < num_bins - 1 && v >= edge(b + 1)) ++b;
+    if (v < edge(b))
+      --b;
+    else if (b < num_bins - 1 && v >= edge(b + 1))
+      ++b;
     return b < 0 ? 0 : b;
   }
 };
