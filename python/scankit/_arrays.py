@@ -380,6 +380,11 @@ class ForeignOps:
         return getattr(self.inner, attr)
 
     def wrap_result(self, x):
+        if self.name == "numba":
+            try:
+                return self.module.cuda.as_cuda_array(x)  # zero-copy through __cuda_array_interface__
+            except Exception:  # noqa: BLE001 - fall back to the viewing library's array
+                return x
         for owner in (self.module, getattr(self.module, "numpy", None), getattr(self.module, "dlpack", None)):
             f = getattr(owner, "from_dlpack", None) if owner is not None else None
             if f is not None:
@@ -466,7 +471,10 @@ def wrap(x, name="x"):
     if hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")
                                                    and _dlpack_on_gpu(x)):
         inner, y = _view_foreign(x)
-        return Arr(y, ForeignOps(inner, sys.modules.get(mod)))
+        owner = {"jaxlib": "jax"}.get(mod, mod)  # JAX arrays are jaxlib types; from_dlpack is jax's
+        if owner == "numba":
+            import numba.cuda  # noqa: F401 - wrap_result uses numba.cuda
+        return Arr(y, ForeignOps(inner, sys.modules.get(owner)))
     if hasattr(x, "__array__") or isinstance(x, (list, tuple, int, float, bool, np.generic)):
         return Arr(np.asarray(x), _ops("numpy"))
     raise TypeError(f"{name} must be an array (NumPy, PyTorch, CuPy or a CUDA array), not {type(x).__name__}")
