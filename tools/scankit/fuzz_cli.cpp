@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "histogram_commands.hpp"
-#include "report.hpp"
-#include "util.hpp"
+#include "common/cli.hpp"
+#include "common/report.hpp"
+#include "common/util.hpp"
+#include "histogram/commands.hpp"
 
 namespace {
 

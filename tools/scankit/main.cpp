@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "common/cli.hpp"
 
 int main(int argc, char** argv) {
   using namespace scankit::tools;

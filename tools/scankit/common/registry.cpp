@@ -1,0 +1,16 @@
+// The primitives of the CLI. Adding one: write <name>/primitive.cpp (see scan/primitive.cpp)
+// and list its factory here.
+#include "common/primitive.hpp"
+
+namespace scankit::tools {
+
+std::vector<std::unique_ptr<primitive>> make_primitives() {
+  std::vector<std::unique_ptr<primitive>> all;
+  all.push_back(make_scan_primitive());
+  all.push_back(make_compact_primitive());
+  all.push_back(make_histogram_primitive());
+  all.push_back(make_sort_primitive());
+  return all;
+}
+
+}  // namespace scankit::tools

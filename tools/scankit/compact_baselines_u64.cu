@@ -1,2 +1,0 @@
-#include "compact_baselines.cuh"
-SCANKIT_TOOLS_COMPACT_BASELINES(std::uint64_t)

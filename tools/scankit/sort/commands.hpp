@@ -1,0 +1,49 @@
+// `bench sort`, `sweep sort` and `verify sort`: their options (filled by sort/primitive.cpp)
+// and their implementations (sort/bench.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/commands.hpp"
+
+namespace scankit::tools {
+
+struct sort_common_options {
+  std::string type = "u32";        // key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64
+  bool pairs = false;               // key-value pairs (values: --value-bytes)
+  int value_bytes = 4;              // 4, 8 or 16 (with --pairs)
+  int bits = 0;                     // 0: full width; else keys vary in the low B ordered bits
+  bool no_range = false;            // with --bits: do not pass the bit range to the sorts
+  bool descending = false;
+  std::string algo = "all";         // all, or a list of rows
+  bool no_cub = false;
+  int reps = 10;
+  std::optional<std::uint64_t> seed;
+};
+
+struct sort_bench_options : sort_common_options {
+  std::string n;  // default 2^28 with a GPU, 2^26 without
+  std::string json;
+};
+
+struct sort_sweep_options : sort_common_options {
+  int min_log = 10, max_log = 30;
+  std::string out;  // prefix; default sweep-sort-<type>
+  bool no_plot = false;  // skip tools/plot_sort.py
+};
+
+struct sort_verify_options : verify_options {
+  std::string algo = "all";
+};
+
+int run_sort_bench(const sort_bench_options& o);
+int run_sort_sweep(const sort_sweep_options& o);
+int run_sort_verify(const sort_verify_options& o);
+
+/// Row names `--algo` accepts.
+std::vector<std::string> sort_row_names();
+
+}  // namespace scankit::tools
