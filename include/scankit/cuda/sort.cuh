@@ -366,7 +366,11 @@ void sort_device(const sort_request& r) {
   const std::size_t vb = r.value_bytes;
   if (vb != 0 && vb != 4 && vb != 8 && vb != 16)
     throw invalid_argument(std::string(where) + ": values must be 4, 8 or 16 bytes, not " + std::to_string(vb));
-  if (r.index_values && vb != 8) throw invalid_argument(std::string(where) + ": argsort writes 8-byte indices");
+  if (r.index_values && vb != 8 && vb != 4)
+    throw invalid_argument(std::string(where) + ": argsort writes 8-byte or 4-byte indices");
+  if (r.index_values && vb == 4 && r.n > (std::int64_t{1} << 32))
+    throw invalid_argument(std::string(where) + ": 32-bit indices hold at most 2^32 positions, not " +
+                           std::to_string(r.n));
   if (vb) {
     if (!r.index_values) scankit::detail::check_pointer(r.values_in, r.n, "input values", where);
     scankit::detail::check_pointer(r.values_out, r.n, "output values", where);

@@ -135,7 +135,7 @@ struct sort_request {
   const void* values_in = nullptr;  // nullptr with index_values: values are the input positions
   void* values_out = nullptr;
   std::size_t value_bytes = 0;      // 0: keys only
-  bool index_values = false;        // argsort: values_out receives int64 positions
+  bool index_values = false;        // argsort: values_out receives positions (int64, or uint32 with 4-byte values)
   std::int64_t n = 0;
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
@@ -199,6 +199,20 @@ void argsort(const K* d_keys_in, K* d_keys_out, std::int64_t* d_indices_out, std
   detail::sort_request r;
   r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
   r.value_bytes = 8, r.index_values = true, r.n = n, r.workspace = d_workspace;
+  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  detail::sort_device<K>(r);
+}
+
+/// The stable sorting permutation as 32-bit positions (n <= 2^32): each pass moves 4 bytes of
+/// index per key instead of 8, and the first pass makes the positions itself. Workspace:
+/// sort_workspace_bytes(n, sizeof(K), 4, cfg).
+template <class K>
+void argsort(const K* d_keys_in, K* d_keys_out, std::uint32_t* d_indices_out, std::int64_t n,
+             void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
+             const sort_options& opts = {}, const sort_config& cfg = {}) {
+  detail::sort_request r;
+  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
+  r.value_bytes = 4, r.index_values = true, r.n = n, r.workspace = d_workspace;
   r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
   detail::sort_device<K>(r);
 }

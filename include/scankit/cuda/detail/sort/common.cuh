@@ -137,7 +137,7 @@ constexpr int items_for() {
 
 /// The three buffers a pass may read or write (0 input, 1 output, 2 alternate; see plan).
 /// Buffer 0 is only ever read. A null values[0] with index_values means "the values are the
-/// input positions" (argsort).
+/// input positions" (argsort: int64, or uint32 with 4-byte values).
 template <class U, class V>
 struct buffers {
   U* keys[3];
@@ -157,10 +157,17 @@ struct key_buffers {
   U* keys[3];
 };
 
+/// Input position i as an index value: int64 in 8-byte values, uint32 in 4-byte ones (the
+/// 32-bit argsort, for n <= 2^32, moves half the index bytes per pass).
 template <class V>
 __device__ __forceinline__ V index_value(std::int64_t i) {
   V v{};
-  if constexpr (sizeof(V) == 8) memcpy(&v, &i, 8);
+  if constexpr (sizeof(V) == 8) {
+    memcpy(&v, &i, 8);
+  } else if constexpr (sizeof(V) == 4) {
+    const auto u = static_cast<std::uint32_t>(i);
+    memcpy(&v, &u, 4);
+  }
   return v;
 }
 }  // namespace scankit::cuda::detail::radix
