@@ -160,6 +160,13 @@ int sk_scan(int device, int dtype, int op, int exclusive, const void* init, cons
   });
 }
 
+int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t stream, double* mean_us) {
+  return guarded([&] {
+    check_out(mean_us, "the result pointer", "time_scan");
+    *mean_us = gpu::time_scan(device, dtype, n, calls, stream);
+  });
+}
+
 int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
                       const char* algorithm, int64_t* bytes) {
   return guarded([&] {

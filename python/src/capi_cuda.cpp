@@ -1,10 +1,10 @@
 // The C ABI's GPU backend: the library's device-pointer calls (and the kernels of
-// capi_kernels.hpp) on the caller's device and stream. Nothing here allocates device memory:
-// the Python side passes workspace from the caller's array library, so its allocator is used.
+// capi_kernels.hpp) on the caller's device and stream. Nothing here allocates device memory
+// (but the timing entry, time_scan): the Python side passes workspace from the caller's array
+// library, so its allocator is used.
 #include <cuda_runtime_api.h>
 
-#include <map>
-#include <mutex>
+#include <chrono>
 #include <string>
 
 #include "capi_internal.hpp"
@@ -20,12 +20,22 @@ namespace {
 namespace sc = scankit::cuda;
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw scankit::cuda_error(static_cast<int>(e),
-                              std::string(what) + ": " + cudaGetErrorString(e));
-  }
+  kernels::check_cuda(e, what);
 }
+
+/// Device memory owned for one call (the timing entry only: the other entries take the
+/// caller's workspace).
+struct device_buffer {
+  void* p = nullptr;
+  explicit device_buffer(std::size_t bytes) {
+    if (bytes > 0) check(cudaMalloc(&p, bytes), "cudaMalloc");
+  }
+  ~device_buffer() {
+    if (p) (void)cudaFree(p);
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+};
 
 /// Makes `device` current for the call and restores the caller's device after it.
 class device_scope {
@@ -54,19 +64,7 @@ cudaStream_t as_stream(std::uintptr_t s) {
   return reinterpret_cast<cudaStream_t>(s);
 }
 
-/// SMs of a device, looked up once per device: calls on small arrays should not pay a driver
-/// query each.
-int sm_count(int device) {
-  static std::mutex mu;
-  static std::map<int, int> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-        "cudaDeviceGetAttribute");
-  cache.emplace(device, sms);
-  return sms;
-}
+using kernels::sm_count;
 
 /// A GPU algorithm name ("" = the default); CPU names are refused with the GPU ones listed.
 template <class Parse, class Default>
@@ -103,49 +101,6 @@ sc::histogram_options histogram_options_of(const std::string& a) {
   o.algorithm =
       gpu_choice(a, sc::parse_histogram_algorithm, sc::default_histogram_algorithm, "histogram");
   return o;
-}
-
-/// f(type_identity<T>) for the compaction item types the library instantiates.
-template <class F>
-void visit_compact_type(int dtype, const char* what, F&& f) {
-  require_type(dtype, gpu_compact_types, what);
-  switch (dtype) {
-    case SK_I32:
-      return f(std::type_identity<std::int32_t>{});
-    case SK_I64:
-      return f(std::type_identity<std::int64_t>{});
-    case SK_U32:
-      return f(std::type_identity<std::uint32_t>{});
-    case SK_U64:
-      return f(std::type_identity<std::uint64_t>{});
-    case SK_F32:
-      return f(std::type_identity<float>{});
-    case SK_F64:
-      return f(std::type_identity<double>{});
-    case SK_U8:
-      return f(std::type_identity<std::uint8_t>{});
-  }
-}
-
-template <class F>
-void visit_histogram_type(int dtype, unsigned allowed, const char* what, F&& f) {
-  require_type(dtype, allowed, what);
-  switch (dtype) {
-    case SK_U8:
-      return f(std::type_identity<std::uint8_t>{});
-    case SK_U16:
-      return f(std::type_identity<std::uint16_t>{});
-    case SK_I32:
-      return f(std::type_identity<std::int32_t>{});
-    case SK_U32:
-      return f(std::type_identity<std::uint32_t>{});
-    case SK_I64:
-      return f(std::type_identity<std::int64_t>{});
-    case SK_F32:
-      return f(std::type_identity<float>{});
-    case SK_F64:
-      return f(std::type_identity<double>{});
-  }
 }
 
 template <class F>
@@ -196,6 +151,29 @@ bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner,
   return outer <= 16 && len >= (std::int64_t{1} << 20);
 }
 
+/// Whether an argsort of n keys sorts 32-bit positions (half the index bytes of every pass),
+/// widened to the caller's int64 indices at the end; it needs n <= 2^32.
+bool narrow_indices(std::int64_t n) {
+  return n > 1 && n <= (std::int64_t{1} << 32);
+}
+
+constexpr std::size_t align256(std::size_t b) {
+  return (b + 255) / 256 * 256;
+}
+
+/// The 32-bit argsort's own workspace: the 32-bit positions follow it.
+std::size_t narrow_sort_bytes(int dtype, std::int64_t n, const sc::sort_config& cfg) {
+  return align256(sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)), 4, cfg));
+}
+
+std::size_t sort_bytes(int dtype, std::int64_t n, int value_bytes, bool indices,
+                       const sc::sort_config& cfg) {
+  if (indices && narrow_indices(n))
+    return narrow_sort_bytes(dtype, n, cfg) + static_cast<std::size_t>(n) * sizeof(std::uint32_t);
+  return sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
+                                  indices ? 8 : static_cast<std::size_t>(value_bytes), cfg);
+}
+
 }  // namespace
 
 bool built() {
@@ -233,20 +211,16 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
   const cudaStream_t s = as_stream(stream);
   if (library_per_line(outer, len, inner, algorithm, cfg)) {
     // The library's scan, once per line (one line for a 1-D array): any algorithm.
-    visit_number(dtype, [&](auto tag) {
+    visit_types<scan_types>(dtype, "scan", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-                    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        visit_op<T>(op, [&](auto m) {
-          const T first = init ? *static_cast<const T*>(init) : m.identity();
-          const auto kind =
-              exclusive ? scankit::scan_kind::exclusive : scankit::scan_kind::inclusive;
-          for (std::int64_t a = 0; a < outer; ++a)
-            sc::scan(static_cast<const T*>(in) + a * len, static_cast<T*>(out) + a * len, len, m,
-                     kind, first, ws, static_cast<std::size_t>(ws_bytes), s, cfg);
-        });
-      }
+      visit_op<T>(op, [&](auto m) {
+        const T first = init ? *static_cast<const T*>(init) : m.identity();
+        const auto kind =
+            exclusive ? scankit::scan_kind::exclusive : scankit::scan_kind::inclusive;
+        for (std::int64_t a = 0; a < outer; ++a)
+          sc::scan(static_cast<const T*>(in) + a * len, static_cast<T*>(out) + a * len, len, m,
+                   kind, first, ws, static_cast<std::size_t>(ws_bytes), s, cfg);
+      });
     });
     return;
   }
@@ -264,15 +238,46 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
   kernels::batched_scan(dtype, op, exclusive, init, in, out, outer, len, inner, plan, ws, s);
 }
 
+double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream) {
+  device_scope scope(device);
+  require_type(dtype, scan_types, "time_scan");
+  if (n < 0 || calls <= 0)
+    throw scankit::invalid_argument("time_scan: needs n >= 0 and calls > 0");
+  scankit::detail::check_size(n, "time_scan");
+  const sc::scan_config cfg;
+  const auto item = static_cast<std::size_t>(dtype_size(dtype));
+  const std::size_t data = align256(static_cast<std::size_t>(n) * item);
+  const std::size_t ws_bytes = sc::scan_workspace_bytes(n, item, cfg);
+  device_buffer mem(2 * data + ws_bytes);
+  char* in = static_cast<char*>(mem.p);
+  char* ws = in + 2 * data;
+  const cudaStream_t s = as_stream(stream);
+  check(cudaMemsetAsync(in, 0, data, s), "cudaMemsetAsync");
+  double mean = 0;
+  visit_types<scan_types>(dtype, "time_scan", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto once = [&] {
+      sc::scan(reinterpret_cast<const T*>(in), reinterpret_cast<T*>(in + data), n,
+               scankit::sum<T>{}, scankit::scan_kind::inclusive, T{}, ws, ws_bytes, s, cfg);
+    };
+    once();  // warm-up: first-call set-up is not a per-call cost
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) once();
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - t0;
+    mean = took.count() / calls;
+  });
+  return mean;
+}
+
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm) {
   device_scope scope(device);
   require_type(dtype, sort_types, "sort");
   if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
-  const auto cfg = sort_config_of(algorithm);
   return static_cast<std::int64_t>(
-      sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
-                               indices ? 8 : static_cast<std::size_t>(value_bytes), cfg));
+      sort_bytes(dtype, n, value_bytes, indices, sort_config_of(algorithm)));
 }
 
 void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
@@ -301,7 +306,17 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
     using K = typename decltype(tag)::type;
     const K* kin = static_cast<const K*>(keys_in);
     K* kout = static_cast<K*>(keys_out);
-    if (indices) {
+    if (indices && narrow_indices(n)) {
+      // 32-bit positions after the sort's workspace, widened into the int64 output.
+      const std::size_t part = narrow_sort_bytes(dtype, n, cfg);
+      check_workspace(ws_bytes, static_cast<std::int64_t>(sort_bytes(dtype, n, 0, true, cfg)),
+                      "sort");
+      if (ws == nullptr) throw scankit::invalid_argument("sort: workspace is a null pointer");
+      if (values_out == nullptr) throw scankit::invalid_argument("sort: null indices");
+      auto* narrow = reinterpret_cast<std::uint32_t*>(static_cast<char*>(ws) + part);
+      sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
+      kernels::widen_indices(narrow, static_cast<std::int64_t*>(values_out), n, s);
+    } else if (indices) {
       sc::argsort(kin, kout, static_cast<std::int64_t*>(values_out), n, ws, wsb, s, opts, cfg);
     } else if (value_bytes > 0) {
       visit_bytes(value_bytes, sizes_gpu_sort, [&](auto vtag) {
@@ -345,7 +360,7 @@ void select_if(int device, int dtype, int pred, const void* threshold, bool remo
                void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
-  visit_compact_type(dtype, "select", [&](auto tag) {
+  visit_types<gpu_compact_types>(dtype, "select", [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto go = [&](auto p) {
       if (remove)
@@ -371,7 +386,7 @@ void partition(int device, int dtype, int pred, const void* threshold, bool stab
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
   const auto order = stable ? scankit::rejected_order::original : scankit::rejected_order::reversed;
-  visit_compact_type(dtype, "partition", [&](auto tag) {
+  visit_types<gpu_compact_types>(dtype, "partition", [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto go = [&](auto p) {
       sc::partition(static_cast<const T*>(in), static_cast<T*>(out), n, p, order, count, ws,
@@ -392,7 +407,7 @@ void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::
              std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
-  visit_compact_type(dtype, "nonzero", [&](auto tag) {
+  visit_types<gpu_compact_types>(dtype, "nonzero", [&](auto tag) {
     using T = typename decltype(tag)::type;
     sc::nonzero(static_cast<const T*>(in), indices, n, count, ws,
                 static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
@@ -404,7 +419,7 @@ void unique(int device, int dtype, const void* in, void* values, std::int64_t* c
             std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
-  visit_compact_type(dtype, "unique", [&](auto tag) {
+  visit_types<gpu_compact_types>(dtype, "unique", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (counts)
       sc::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n,
@@ -442,7 +457,7 @@ void histogram_edges(int device, int dtype, const void* samples, std::int64_t n,
                      const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
-  visit_histogram_type(dtype, histogram_types, "histogram", [&](auto tag) {
+  visit_types<histogram_types>(dtype, "histogram", [&](auto tag) {
     using T = typename decltype(tag)::type;
     sc::histogram_range(static_cast<const T*>(samples), n, counts,
                         static_cast<const scankit::histogram_level_t<T>*>(edges), num_edges,
@@ -454,7 +469,7 @@ void bincount(int device, int dtype, const void* samples, std::int64_t n, std::u
               std::int64_t bins, const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
-  visit_histogram_type(dtype, bincount_types, "bincount", [&](auto tag) {
+  visit_types<bincount_types>(dtype, "bincount", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>)
       sc::bincount(static_cast<const T*>(samples), n, counts, bins, as_stream(stream), o);

@@ -143,6 +143,35 @@ decltype(auto) visit_number(int t, F&& f) {
   throw type_error(std::string("unsupported element type ") + dtype_name(t));
 }
 
+/// The SK_* code of an element type (-1 for a type without one).
+template <class T>
+constexpr int code_of() {
+  if constexpr (std::is_same_v<T, std::int8_t>) return SK_I8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return SK_I16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return SK_I32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return SK_I64;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return SK_U8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return SK_U16;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return SK_U32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return SK_U64;
+  else if constexpr (std::is_same_v<T, float>) return SK_F32;
+  else if constexpr (std::is_same_v<T, double>) return SK_F64;
+  else return -1;
+}
+
+/// Calls f(std::type_identity<T>{}) for the numeric type of code t, which must be one of the
+/// `Allowed` mask (type_error naming them otherwise). f is instantiated for those types only,
+/// so it may call templates the library instantiates for them alone.
+template <unsigned Allowed, class F>
+void visit_types(int t, const char* what, F&& f) {
+  require_type(t, Allowed, what);
+  visit_number(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    constexpr int code = code_of<T>();
+    if constexpr (code >= 0 && ((Allowed >> code) & 1u)) f(tag);
+  });
+}
+
 /// Calls f(Op{}) with the scankit monoid for op over T.
 template <class T, class F>
 decltype(auto) visit_op(int op, F&& f) {
@@ -248,6 +277,7 @@ std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int6
 void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in,
           void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
           const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
+double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream);
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm);
 void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "capi_internal.hpp"
@@ -20,13 +22,8 @@ constexpr int block_warps = block_threads / 32;
 // Steps of 32 items a warp loads before it combines them: independent loads in flight.
 constexpr int unroll = 8;
 
-[[noreturn]] void throw_cuda(cudaError_t e, const char* what) {
-  throw scankit::cuda_error(static_cast<int>(e), std::string(what) + ": " + cudaGetErrorString(e));
-}
-
 void check_launch(const char* what) {
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw_cuda(e, what);
+  check_cuda(cudaGetLastError(), what);
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
@@ -40,12 +37,9 @@ int grid_for(std::int64_t warps, int sm_count) {
 }
 
 int current_sm_count() {
-  int dev = 0, sms = 0;
-  cudaError_t e = cudaGetDevice(&dev);
-  if (e != cudaSuccess) throw_cuda(e, "cudaGetDevice");
-  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  if (e != cudaSuccess) throw_cuda(e, "cudaDeviceGetAttribute");
-  return sms;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  return sm_count(dev);
 }
 
 /// The plan's fields a kernel reads.
@@ -281,26 +275,6 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
   check_launch("scan along an axis");
 }
 
-/// f(type_identity<T>) for the scan element types only (the kernels exist for those).
-template <class F>
-void visit_scan_type(int dtype, F&& f) {
-  require_type(dtype, scan_types, "scan");
-  switch (dtype) {
-    case SK_I32:
-      return f(std::type_identity<std::int32_t>{});
-    case SK_I64:
-      return f(std::type_identity<std::int64_t>{});
-    case SK_U32:
-      return f(std::type_identity<std::uint32_t>{});
-    case SK_U64:
-      return f(std::type_identity<std::uint64_t>{});
-    case SK_F32:
-      return f(std::type_identity<float>{});
-    case SK_F64:
-      return f(std::type_identity<double>{});
-  }
-}
-
 // ---- small kernels -------------------------------------------------------------------------
 
 __global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, std::int64_t n,
@@ -309,6 +283,24 @@ __global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, st
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     out[i] = to ? half_to_ordered(in[i], mant) : half_from_ordered(in[i], mant);
+}
+
+/// Four positions a thread per step where the input is 16-byte aligned (the workspace is).
+__global__ void widen_kernel(const std::uint32_t* in, std::int64_t* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t quads = n / 4;
+  const auto* in4 = reinterpret_cast<const uint4*>(in);
+  for (std::int64_t q = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < quads;
+       q += stride) {
+    const uint4 v = in4[q];
+    out[4 * q] = v.x;
+    out[4 * q + 1] = v.y;
+    out[4 * q + 2] = v.z;
+    out[4 * q + 3] = v.w;
+  }
+  for (std::int64_t i = 4 * quads + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < n; i += stride)
+    out[i] = in[i];
 }
 
 template <class V>
@@ -322,6 +314,25 @@ __global__ void fill_kernel(V* out, const std::int64_t* count, std::int64_t size
 }
 
 }  // namespace
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw scankit::cuda_error(static_cast<int>(e), std::string(what) + ": " + cudaGetErrorString(e));
+  }
+}
+
+int sm_count(int device) {
+  static std::mutex mu;
+  static std::map<int, int> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
+  int sms = 0;
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute");
+  cache.emplace(device, sms);
+  return sms;
+}
 
 batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_t inner,
                                int item_bytes, int sm_count) {
@@ -361,7 +372,7 @@ void batched_scan(int dtype, int op, bool exclusive, const void* init, const voi
                   const batched_plan& plan, void* workspace, cudaStream_t stream) {
   if (plan.items == 0) return;
   const lines p{outer, len, inner, plan.planes, plan.rows, plan.chunks, plan.groups, plan.items};
-  visit_scan_type(dtype, [&](auto tag) {
+  visit_types<scan_types>(dtype, "scan", [&](auto tag) {
     using T = typename decltype(tag)::type;
     visit_op<T>(op, [&](auto m) {
       using Op = decltype(m);
@@ -379,6 +390,16 @@ void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int 
       std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
   half_keys_kernel<<<grid, 256, 0, stream>>>(in, out, n, mantissa_bits, to_ordered);
   check_launch("float16 key map");
+}
+
+void widen_indices(const std::uint32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0)
+    throw scankit::invalid_argument("widen_indices: positions must be 16-byte aligned");
+  const int grid = static_cast<int>(
+      std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  widen_kernel<<<grid, 256, 0, stream>>>(in, out, n);
+  check_launch("index widening");
 }
 
 void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,

@@ -8,6 +8,13 @@
 
 namespace scankit::capi::kernels {
 
+/// Throws scankit::cuda_error for a failed CUDA call (clearing the error it leaves behind).
+void check_cuda(cudaError_t e, const char* what);
+
+/// SMs of a device, looked up once per device: calls on small arrays should not pay a driver
+/// query each.
+int sm_count(int device);
+
 /// How a batched scan over [outer][len][inner] is cut (batched_scan_plan). Each warp takes one
 /// work item at a time:
 ///   narrow (inner < 32): a contiguous run of elements, 32 per step, the lanes of one column
@@ -39,6 +46,9 @@ void batched_scan(int dtype, int op, bool exclusive, const void* init, const voi
 /// be the same array).
 void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int mantissa_bits,
                bool to_ordered, cudaStream_t stream);
+
+/// out[i] = in[i] for i < n: 32-bit sort positions to the int64 indices the caller receives.
+void widen_indices(const std::uint32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t stream);
 
 /// out[min(*d_count, size), size) = fill; item_bytes 1, 2, 4, 8 or 16.
 void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,
