@@ -10,6 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/cuda_test_util.hpp"
@@ -160,21 +161,23 @@ template <class K, class V>
   return gpu_pairs_match<K, V>(n, p, opts, cuda::sort_config{.algorithm = alg}, in_place);
 }
 
-/// argsort through the device API against the stable reference's positions.
-template <class K>
+/// argsort through the device API against the stable reference's positions, with int64
+/// indices (I = std::int64_t) or 32-bit ones (I = std::uint32_t).
+template <class K, class I = std::int64_t>
 ::testing::AssertionResult gpu_argsort_match(const std::vector<K>& keys, const sort_options& opts,
                                              const cuda::sort_config& cfg) {
   const auto n = static_cast<std::int64_t>(keys.size());
-  dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * 8);
-  const std::size_t wb = cuda::sort_workspace_bytes(n, sizeof(K), 8, cfg);
+  dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * sizeof(I));
+  const std::size_t wb = cuda::sort_workspace_bytes(n, sizeof(K), sizeof(I), cfg);
   dmem ws(wb);
-  cuda::argsort(in.as<K>(), kout.as<K>(), idx.as<std::int64_t>(), n, ws.p, wb, nullptr, opts, cfg);
+  cuda::argsort(in.as<K>(), kout.as<K>(), idx.as<I>(), n, ws.p, wb, nullptr, opts, cfg);
   check(cudaDeviceSynchronize(), "argsort");
-  auto want_idx = index_values<std::uint64_t>(n);
+  using W = std::conditional_t<sizeof(I) == 8, std::uint64_t, std::uint32_t>;
+  auto want_idx = index_values<W>(n);
   auto want = keys;
   cpu::sort_pairs_serial(want.data(), want_idx.data(), n, opts);
-  auto r = bitwise_equal(want_idx, download<std::uint64_t>(idx, keys.size()));
-  if (!r) return r << " (argsort indices, n = " << n << ")";
+  auto r = bitwise_equal(want_idx, download<W>(idx, keys.size()));
+  if (!r) return r << " (argsort indices of " << sizeof(I) << " bytes, n = " << n << ")";
   return bitwise_equal(want, download<K>(kout, keys.size()));
 }
 

@@ -122,6 +122,8 @@ void in_place_and_argsort(sort_algorithm alg) {
       ASSERT_TRUE((gpu_pairs_match<K, value16>(n, p, {}, alg, true)));
       // argsort, device API: the indices equal the stable reference's positions.
       ASSERT_TRUE(gpu_argsort_match(keys, {}, {.algorithm = alg}));
+      // And 32-bit positions, descending (every pass moves 4-byte values made by the first).
+      ASSERT_TRUE((gpu_argsort_match<K, std::uint32_t>(keys, {.descending = true}, {.algorithm = alg})));
     }
 }
 

@@ -68,6 +68,10 @@ TEST(CudaSortArgs, BadArgumentsThrowBeforeLaunching) {
       invalid_argument);
   EXPECT_THROW(cuda::sort_workspace_bytes(-5, 4), invalid_argument);
   EXPECT_THROW(cuda::sort_workspace_bytes(5, 3), invalid_argument);
+  // 32-bit argsort positions hold at most 2^32 positions; nothing is read before the throw.
+  EXPECT_THROW(cuda::argsort(k, o, reinterpret_cast<std::uint32_t*>(bo.p), (std::int64_t{1} << 32) + 1,
+                             ws.p, wb, nullptr),
+               invalid_argument);
   EXPECT_TRUE(bitwise_equal(keys, download<std::uint32_t>(in, 4)));
   cuda::sort_keys<std::uint32_t>(nullptr, nullptr, 0, nullptr, 0,
                                  nullptr);  // n == 0: nothing to do

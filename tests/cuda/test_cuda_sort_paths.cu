@@ -86,6 +86,7 @@ void forced_path(cuda::sort_tile tile) {
             ASSERT_TRUE(gpu_keys_match(keys, want, opts, cfg, true));
           } else if (vb == 4) {
             ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, opts, cfg, false)));
+            ASSERT_TRUE((gpu_argsort_match<K, std::uint32_t>(make_keys<K>(n, p), opts, cfg)));
           } else if (vb == 8) {
             ASSERT_TRUE((gpu_pairs_match<K, std::uint64_t>(n, p, opts, cfg, false)));
             ASSERT_TRUE((gpu_pairs_match<K, std::uint64_t>(n, p, opts, cfg, true)));
