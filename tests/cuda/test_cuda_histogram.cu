@@ -122,6 +122,90 @@ TEST_P(CudaHistogram, SkewedInputs) {
   }
 }
 
+/// bincount_capped against a serial loop: keys that all fit below the capacity (the largest
+/// counted key is bincount's length), keys at and above it, negative keys; a misaligned start;
+/// both counter types.
+template <class T, class C>
+void capped_case(histogram_algorithm algo, std::int64_t capacity, std::int64_t n, int shape,
+                 std::size_t offset) {
+  std::int64_t top = capacity - 1;  // the largest key drawn
+  if (shape == 0) top = std::max<std::int64_t>(0, capacity / 3);
+  if (shape >= 1) top = capacity + 100;
+  if constexpr (sizeof(T) < 8)
+    top = std::min<std::int64_t>(top, static_cast<std::int64_t>(std::numeric_limits<T>::max()));
+  const std::int64_t bottom = (shape == 2 && std::is_signed_v<T>) ? -5 : 0;
+  std::uniform_int_distribution<std::int64_t> d(bottom, top);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = static_cast<T>(d(sk::test::rng()));
+  std::vector<C> want(static_cast<std::size_t>(capacity + 2));
+  std::int64_t neg = 0, above = 0, largest = -1;
+  for (T x : v) {
+    const auto k = static_cast<std::int64_t>(x);
+    if (k < 0) {
+      ++neg;
+      ++want[static_cast<std::size_t>(capacity + 1)];
+    } else if (k >= capacity) {
+      ++above;
+      ++want[static_cast<std::size_t>(capacity)];
+    } else {
+      ++want[static_cast<std::size_t>(k)];
+      largest = std::max(largest, k);
+    }
+  }
+  dvec<T> d_in(v, offset);
+  dvec<C> d_counts(static_cast<std::size_t>(capacity + 2));
+  dvec<std::int64_t> d_summary(3);
+  skc::bincount_capped(d_in.p + offset, n, d_counts.p, capacity, d_summary.p, nullptr, {algo});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto tag = ::testing::Message() << "capacity=" << capacity << " n=" << n << " shape=" << shape
+                                        << " offset=" << offset << " sizeof(T)=" << sizeof(T);
+  ASSERT_EQ(d_counts.get(static_cast<std::size_t>(capacity + 2)), want) << tag;
+  ASSERT_EQ(d_summary.get(3), (std::vector<std::int64_t>{neg, above, largest})) << tag;
+}
+
+template <class T>
+void capped_all(histogram_algorithm algo) {
+  int k = 0;
+  for (std::int64_t capacity : {std::int64_t{1}, std::int64_t{7}, std::int64_t{254}, std::int64_t{1024},
+                                std::int64_t{4096}, std::int64_t{65534}, std::int64_t{1} << 20}) {
+    if (!supports(algo, capacity + 2)) continue;
+    std::vector<std::int64_t> ns = {0, 1, 2, 33, 4097, 70001};
+    if (!quick()) ns.push_back(large_size());
+    for (std::int64_t n : ns)
+      for (int shape = 0; shape < 3; ++shape) {
+        if (k++ % 2 == 0)
+          capped_case<T, std::uint64_t>(algo, capacity, n, shape, static_cast<std::size_t>(k % 3));
+        else
+          capped_case<T, std::uint32_t>(algo, capacity, n, shape, 0);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+  }
+}
+
+TEST_P(CudaHistogram, BincountCapped) {
+  SKIP_WITHOUT_GPU();
+  capped_all<std::uint8_t>(GetParam());
+  capped_all<std::uint16_t>(GetParam());
+  capped_all<std::int32_t>(GetParam());
+  capped_all<std::uint32_t>(GetParam());
+  capped_all<std::int64_t>(GetParam());
+}
+
+TEST_P(CudaHistogram, BincountCappedBadArguments) {
+  SKIP_WITHOUT_GPU();
+  dvec<std::int32_t> d_in(16);
+  dvec<std::uint64_t> d_counts(16);
+  dvec<std::int64_t> d_summary(3);
+  EXPECT_THROW(skc::bincount_capped(d_in.p, 16, d_counts.p, 0, d_summary.p, nullptr, {GetParam()}),
+               sk::invalid_argument);
+  EXPECT_THROW(skc::bincount_capped(d_in.p, 16, d_counts.p, skc::max_bincount_capacity + 1, d_summary.p,
+                                    nullptr, {GetParam()}),
+               sk::invalid_argument);
+  EXPECT_THROW(skc::bincount_capped(d_in.p, 16, d_counts.p, 8, static_cast<std::int64_t*>(nullptr), nullptr,
+                                    {GetParam()}),
+               sk::invalid_argument);
+}
+
 TEST_P(CudaHistogram, AccumulateAndHostContainers) {
   SKIP_WITHOUT_GPU();
   const std::int64_t bins = 300;

@@ -187,6 +187,45 @@ void histogram_range(const T* d_samples, std::int64_t n, C* d_counts,
 }
 
 template <histogram_sample T, histogram_counter C>
+  requires std::is_integral_v<T>
+void bincount_capped(const T* d_keys, std::int64_t n, C* d_counts, std::int64_t capacity,
+                     std::int64_t* d_summary, cudaStream_t stream, const histogram_options& opts) {
+  const char* where = "scankit::cuda::bincount_capped";
+  detail::hist::check_device_args(d_keys, n, d_counts, where);
+  if (capacity < 1 || capacity > max_bincount_capacity)
+    throw invalid_argument(std::string(where) + ": capacity = " + std::to_string(capacity) +
+                           " is outside [1, 2^24 - 2]");
+  if (d_summary == nullptr) throw invalid_argument(std::string(where) + ": summary is a null pointer");
+  if (reinterpret_cast<std::uintptr_t>(d_summary) % alignof(std::int64_t) != 0)
+    throw invalid_argument(std::string(where) + ": summary is not aligned to int64");
+  const std::int64_t bins = capacity + 2;
+  const int cap = static_cast<int>(capacity);
+  // 1- and 2-byte keys below a capacity that holds every value are counted as they are, in the
+  // values' own bins (65,536 bins of 16-bit keys keep 16-bit shared counters; 65,538 would not).
+  std::int64_t values = bins;
+  if constexpr (sizeof(T) <= 2)
+    if (capacity >= (std::int64_t{1} << (8 * sizeof(T)))) values = std::int64_t{1} << (8 * sizeof(T));
+  const histogram_plan p = plan_histogram(values, sizeof(T), opts);
+  detail::hist::zero_counts(d_counts, bins, opts.accumulate, stream);
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(d_summary + 2, 0xFF, sizeof(std::int64_t), stream));  // -1
+  if (n > 0) {
+    if (values < bins) {
+      if constexpr (sizeof(T) <= 2)
+        detail::hist::run_plan(p, d_keys, n, even_bins_identity<T>{}, d_counts,
+                               static_cast<int>(values), stream);
+    } else {
+      detail::hist::run_plan(p, d_keys, n, detail::hist::capped_bins<T>{cap}, d_counts,
+                             static_cast<int>(bins), stream);
+    }
+  }
+  using detail::hist::summary_block, detail::hist::summary_per_thread;
+  const auto grid = static_cast<int>(
+      std::max<std::int64_t>(1, detail::ceil_div(capacity, std::int64_t{summary_block} * summary_per_thread)));
+  detail::hist::capped_summary_kernel<<<grid, summary_block, 0, stream>>>(d_counts, cap, d_summary);
+  SCANKIT_LAUNCH_CHECK("bincount_capped summary");
+}
+
+template <histogram_sample T, histogram_counter C>
 void histogram_even(std::span<const T> samples, std::span<C> counts, histogram_level_t<T> lower,
                     histogram_level_t<T> upper, const histogram_options& opts) {
   const char* where = "scankit::cuda::histogram_even";
@@ -236,3 +275,9 @@ void histogram_range(std::span<const T> samples, std::span<C> counts,
   template void scankit::cuda::histogram_range<T, C>(                                             \
       std::span<const T>, std::span<C>, std::span<const scankit::histogram_level_t<T>>,           \
       const scankit::cuda::histogram_options&);
+
+/// Instantiates bincount_capped for one integer key type and one counter type.
+#define SCANKIT_INSTANTIATE_BINCOUNT(T, C)                                                        \
+  template void scankit::cuda::bincount_capped<T, C>(const T*, std::int64_t, C*, std::int64_t,    \
+                                                     std::int64_t*, cudaStream_t,                 \
+                                                     const scankit::cuda::histogram_options&);

@@ -150,6 +150,24 @@ void bincount(const T* d_keys, std::int64_t n, C* d_counts, std::int64_t num_bin
   histogram_even(d_keys, n, d_counts, num_bins, 0, num_bins, stream, opts);
 }
 
+/// The largest capacity of bincount_capped (its two spare counters count as bins).
+inline constexpr std::int64_t max_bincount_capacity = max_histogram_bins - 2;
+
+/// bincount for keys whose largest value is not known ahead, in one pass over the keys
+/// (numpy.bincount's length is max + 1, which would otherwise need a pass of its own): counts
+/// keys 0 <= k < capacity into d_counts[k], keys at or above capacity into d_counts[capacity]
+/// and negative keys into d_counts[capacity + 1] (d_counts holds capacity + 2 counters, zeroed
+/// first unless opts.accumulate), then writes d_summary[0] = the negative keys, d_summary[1] =
+/// the keys at or above capacity, d_summary[2] = the largest k < capacity with a non-zero count
+/// (-1 if none): three int64 in device memory. When the first two are 0, d_counts[0, max + 1)
+/// is bincount's result with max = d_summary[2]; otherwise count again with the right size.
+/// 1 <= capacity <= max_bincount_capacity. Stream-ordered, no allocation, no synchronisation.
+template <histogram_sample T, histogram_counter C>
+  requires std::is_integral_v<T>
+void bincount_capped(const T* d_keys, std::int64_t n, C* d_counts, std::int64_t capacity,
+                     std::int64_t* d_summary, cudaStream_t stream,
+                     const histogram_options& opts = {});
+
 /// Host-container histograms: copy the samples to the GPU, count there, copy the counts back
 /// (added to `counts` with opts.accumulate). Synchronise. Throw no_device_error without a GPU.
 template <histogram_sample T, histogram_counter C>

@@ -7,9 +7,11 @@
 //
 // One file per part under detail/histogram/: input.cuh (vectors, head and tail), sinks.cuh
 // (the sinks and aggregation), global_kernel.cuh, shared_kernel.cuh, tuning.cuh (adaptive's
-// table, applied by plan_histogram in src/cuda/histogram_config.cu).
+// table, applied by plan_histogram in src/cuda/histogram_config.cu), capped.cuh (bincount_capped's
+// bins and summary).
 #pragma once
 
+#include "scankit/cuda/detail/histogram/capped.cuh"
 #include "scankit/cuda/detail/histogram/global_kernel.cuh"
 #include "scankit/cuda/detail/histogram/input.cuh"
 #include "scankit/cuda/detail/histogram/shared_kernel.cuh"
