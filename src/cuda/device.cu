@@ -45,10 +45,42 @@ void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
 }
 
 bool fits_shared_memory_impl(const void* kernel, std::size_t bytes) {
-  cudaFuncAttributes attr{};
-  SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  static std::mutex lock;
+  static std::map<std::pair<const void*, int>, std::size_t> known;  // (kernel, device) -> static bytes
+  const auto key = std::make_pair(kernel, current_device());
+  std::size_t static_bytes = 0;
+  {
+    std::lock_guard<std::mutex> guard(lock);
+    if (auto it = known.find(key); it != known.end()) {
+      static_bytes = it->second;
+    } else {
+      cudaFuncAttributes attr{};
+      SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+      static_bytes = attr.sharedSizeBytes;
+      known.emplace(key, static_bytes);
+    }
+  }
   const auto limit = static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  return attr.sharedSizeBytes + bytes <= limit;
+  return static_bytes + bytes <= limit;
+}
+
+int blocks_per_sm_impl(const void* kernel, int threads, std::size_t dynamic_bytes) {
+  struct entry {
+    const void* kernel;
+    int device, threads;
+    std::size_t bytes;
+    int blocks;
+  };
+  static std::mutex lock;
+  static std::vector<entry> known;
+  const int dev = current_device();
+  std::lock_guard<std::mutex> guard(lock);
+  for (const entry& e : known)
+    if (e.kernel == kernel && e.device == dev && e.threads == threads && e.bytes == dynamic_bytes) return e.blocks;
+  int blocks = 0;
+  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_bytes));
+  known.push_back({kernel, dev, threads, dynamic_bytes, blocks});
+  return blocks;
 }
 
 int kernel_arch_impl(const void* kernel) {

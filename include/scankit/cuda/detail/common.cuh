@@ -144,6 +144,15 @@ bool fits_shared_memory(void (*kernel)(Params...), std::size_t bytes) {
   return fits_shared_memory_impl(reinterpret_cast<const void*>(kernel), bytes);
 }
 
+/// Blocks of `kernel` with `threads` threads and `dynamic_bytes` of dynamic shared memory that
+/// fit one SM of the current device (cudaOccupancyMaxActiveBlocksPerMultiprocessor, remembered
+/// per kernel, device and shape: the query takes microseconds, a small scan not many more).
+int blocks_per_sm_impl(const void* kernel, int threads, std::size_t dynamic_bytes);
+template <class... Params>
+int blocks_per_sm(void (*kernel)(Params...), int threads, std::size_t dynamic_bytes) {
+  return blocks_per_sm_impl(reinterpret_cast<const void*>(kernel), threads, dynamic_bytes);
+}
+
 /// The virtual architecture `kernel`'s code on the current device was compiled for, as
 /// __CUDA_ARCH__ / 10 (80 for compute_80, 90 for compute_90), remembered per kernel and device.
 /// Hopper-only paths (bulk copies, dependent launch) are taken only where this is 90 or more:

@@ -166,8 +166,7 @@ bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind ki
   const int smem = sh.stages * sh.consumers * sh.vectors_per_thread * 16;
   if (!fits_shared_memory(kernel, static_cast<std::size_t>(smem))) return false;
   allow_dynamic_shared_memory(kernel, static_cast<std::size_t>(smem));
-  int per_sm = 0;
-  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  const int per_sm = blocks_per_sm(kernel, threads, static_cast<std::size_t>(smem));
   if (per_sm == 0) return false;
   const std::int64_t grid = std::min<std::int64_t>(p.tiles, std::int64_t{per_sm} * device_sm_count());
   tree<T> tr;
