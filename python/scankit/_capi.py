@@ -61,6 +61,7 @@ _protos = {
     "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _i, _s, _up]),
     "sk_histogram_edges": (_i, [_i, _i, _p, _i64, _p, _p, _i64, _s, _up]),
     "sk_bincount": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up]),
+    "sk_bincount_capped": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up, _pi64]),
 }
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)

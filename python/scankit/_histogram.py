@@ -1,5 +1,6 @@
 """Histograms: histogram (numpy.histogram's bins) and bincount."""
 
+import ctypes
 import operator
 
 import numpy as np
@@ -159,10 +160,36 @@ def _levels(a, samples, st, e):
     return lv, samples, "float64"
 
 
+# The bins the GPU's one-pass bincount counts before it knows the largest key: every value of
+# 1- and 2-byte keys, else 4,096 (wider keys with a larger maximum are counted again, after a
+# pass for the maximum). 4,096 32-bit counters per block in shared memory keep the count at the
+# speed of its reads.
+_BINCOUNT_CAPACITY = {"uint8": 256, "uint16": 65536, None: 4096}
+_MAX_BINCOUNT_CAPACITY = (1 << 24) - 2
+
+
+def _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm):
+    """numpy.bincount in one pass over the keys on the GPU when they all lie below capacity
+    (None otherwise, then the caller counts again); negative keys raise ValueError. The
+    result is a view of the count buffer (capacity + 5 counters)."""
+    ops = a.ops
+    counts = ops.empty((capacity + 5,), "int64", a.device)
+    summary = (ctypes.c_int64 * 3)()
+    _capi.call("bincount_capped", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), capacity,
+               _capi.algo(algorithm), stream(a), summary)
+    negative, above, largest = summary[0], summary[1], summary[2]
+    if negative > 0:
+        raise ValueError("'list' argument must have no negative elements")
+    if above > 0:
+        return None
+    return counts[: max(largest + 1, minlength)]
+
+
 def bincount(x, minlength=0, *, length=None, algorithm=None):
     """``numpy.bincount``: int64 counts of each value 0, 1, ..., of a 1-D array of non-negative
-    integers; ``max(x) + 1`` bins, at least ``minlength`` (one round trip on the GPU for the
-    max and min). ``length=`` counts exactly that many bins without the round trip, ignoring
+    integers; ``max(x) + 1`` bins, at least ``minlength`` (one round trip on the GPU: one pass
+    counts the keys below a few thousand and finds the largest; larger keys take a pass for
+    the max and min and a second count). ``length=`` counts exactly that many bins without the round trip, ignoring
     values outside ``[0, length)``. No ``weights``."""
     a = wrap(x)
     ops = a.ops
@@ -191,6 +218,12 @@ def bincount(x, minlength=0, *, length=None, algorithm=None):
     elif n == 0:
         nb = minlength
     else:
+        if a.device >= 0:
+            capacity = max(minlength, _BINCOUNT_CAPACITY.get(st, _BINCOUNT_CAPACITY[None]))
+            if capacity <= _MAX_BINCOUNT_CAPACITY:
+                got = _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm)
+                if got is not None:
+                    return ops.wrap_result(got)
         lo, hi = ops.minmax(samples)
         if lo < 0:
             raise ValueError("'list' argument must have no negative elements")

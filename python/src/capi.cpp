@@ -283,7 +283,7 @@ int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, in
 }
 
 int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                      int64_t bins, double lower, double upper, int float_edges,
+                      int64_t bins, double lower, double upper, int mode,
                       const char* algorithm, uintptr_t stream) {
   return guarded([&] {
     const char* where = "histogram";
@@ -293,9 +293,8 @@ int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uin
     check_out(counts, "counts", where);
     if (device >= 0)
       return gpu::histogram_even(device, dtype, samples, n, counts, bins, lower, upper,
-                                 float_edges != 0, str(algorithm), stream);
-    host::histogram_even(dtype, samples, n, counts, bins, lower, upper, float_edges != 0,
-                         str(algorithm));
+                                 mode, str(algorithm), stream);
+    host::histogram_even(dtype, samples, n, counts, bins, lower, upper, mode, str(algorithm));
   });
 }
 
@@ -323,6 +322,20 @@ int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t*
       return gpu::bincount(device, dtype, samples, n, counts, bins, str(algorithm), stream);
     check_bins(bins, where);
     host::bincount(dtype, samples, n, counts, bins, str(algorithm));
+  });
+}
+
+int sk_bincount_capped(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
+                       int64_t capacity, const char* algorithm, uintptr_t stream,
+                       int64_t* summary) {
+  return guarded([&] {
+    const char* where = "bincount";
+    check_n(n, where);
+    check_out(counts, "counts", where);
+    check_out(summary, "summary", where);
+    if (device < 0) throw scankit::invalid_argument("bincount: the capped count is GPU-only");
+    gpu::bincount_capped(device, dtype, samples, n, counts, capacity, str(algorithm), stream,
+                         summary);
   });
 }
 

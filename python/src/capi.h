@@ -153,12 +153,13 @@ SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* co
  * numpy.histogram's even bins: edges[i] = lower + i * (upper - lower) / bins as numpy.linspace
  * computes them (in the sample type for float samples, in double for integer samples), sample
  * x in bin i when edges[i] <= x < edges[i+1], the last bin closed; NaN and samples outside
- * [lower, upper] are not counted. float_edges != 0: the edges computed in float32 arithmetic, as
- * numpy 2's linspace does for float32 bounds (numpy_bins.hpp). Types: uint8, uint16, int32,
- * uint32, int64, float32/64. */
+ * [lower, upper] are not counted. mode bit 1: the edges computed in float32 arithmetic, as
+ * numpy 2's linspace does for float32 bounds; bit 2: float32 samples always take the double
+ * arithmetic, never the float32 one that is used where it gives the same bins (numpy_bins.hpp).
+ * Types: uint8, uint16, int32, uint32, int64, float32/64. */
 SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n,
                              uint64_t* counts, int64_t bins, double lower, double upper,
-                             int float_edges, const char* algorithm, uintptr_t stream);
+                             int mode, const char* algorithm, uintptr_t stream);
 /* Bins between sorted edges (bins + 1 of them; the sample type for float samples, int64 for
  * integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
 SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n,
@@ -167,6 +168,15 @@ SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_
 /* counts[k] = number of samples equal to k, for 0 <= k < bins (integer samples). */
 SK_API int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
                        int64_t bins, const char* algorithm, uintptr_t stream);
+/* numpy.bincount's counts without knowing the largest key, in one pass (GPU only;
+ * scankit::cuda::bincount_capped): keys below capacity into counts[0, capacity), keys at or
+ * above it into counts[capacity], negative keys into counts[capacity + 1]; counts has room for
+ * capacity + 5 (the last three hold the summary on the device). summary (host memory, three
+ * int64): the negative keys, the keys at or above capacity, the largest key below capacity (-1
+ * if none). Synchronises with the stream to read the summary. */
+SK_API int sk_bincount_capped(int device, int dtype, const void* samples, int64_t n,
+                              uint64_t* counts, int64_t capacity, const char* algorithm,
+                              uintptr_t stream, int64_t* summary);
 
 #ifdef __cplusplus
 }

@@ -445,10 +445,10 @@ void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count,
 
 void histogram_even(int device, int dtype, const void* samples, std::int64_t n,
                     std::uint64_t* counts, std::int64_t bins, double lower, double upper,
-                    bool float_edges, const std::string& algorithm, std::uintptr_t stream) {
+                    int mode, const std::string& algorithm, std::uintptr_t stream) {
   device_scope scope(device);
   const auto o = histogram_options_of(algorithm);
-  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, float_edges,
+  kernels::numpy_histogram(dtype, samples, n, counts, bins, lower, upper, mode,
                            static_cast<int>(o.algorithm), as_stream(stream));
 }
 
@@ -474,6 +474,15 @@ void bincount(int device, int dtype, const void* samples, std::int64_t n, std::u
     if constexpr (std::is_integral_v<T>)
       sc::bincount(static_cast<const T*>(samples), n, counts, bins, as_stream(stream), o);
   });
+}
+
+void bincount_capped(int device, int dtype, const void* samples, std::int64_t n,
+                     std::uint64_t* counts, std::int64_t capacity, const std::string& algorithm,
+                     std::uintptr_t stream, std::int64_t* summary) {
+  device_scope scope(device);
+  const auto o = histogram_options_of(algorithm);
+  kernels::bincount_capped(dtype, samples, n, counts, capacity, static_cast<int>(o.algorithm),
+                           as_stream(stream), summary);
 }
 
 }  // namespace scankit::capi::gpu

@@ -1,5 +1,10 @@
 // numpy.histogram's even bins on the GPU: the library's counting kernels (plan_histogram picks
-// the layout for the bin count and device) with the numpy_even_bins functor.
+// the layout for the bin count and device) with the numpy_even_bins functor, or for float32
+// samples numpy_even_bins_f32 where it gives the same bins (float arithmetic alone keeps the
+// kernel at the speed of its reads); and bincount's one-pass count with its summary read back.
+#include <string>
+#include <type_traits>
+
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
 #include "numpy_bins.hpp"
@@ -8,8 +13,9 @@
 namespace scankit::capi::kernels {
 
 void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                     std::int64_t bins, double lower, double upper, bool float_edges, int algorithm,
+                     std::int64_t bins, double lower, double upper, int mode, int algorithm,
                      cudaStream_t stream) {
+  const bool float_edges = (mode & even_bins_float_edges) != 0;
   require_type(dtype, histogram_types, "histogram");
   cuda::histogram_options opts;
   opts.algorithm = static_cast<cuda::histogram_algorithm>(algorithm);
@@ -21,6 +27,16 @@ void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64
     SCANKIT_CUDA_CHECK(
         cudaMemsetAsync(counts, 0, static_cast<std::size_t>(bins) * sizeof(std::uint64_t), stream));
     if (n == 0) return;
+    if constexpr (std::is_same_v<T, float>) {
+      numpy_even_bins_f32 fast;
+      if ((mode & even_bins_exact_only) == 0 &&
+          numpy_even_bins_f32::make_cached(static_cast<int>(bins), lower, upper, float_edges,
+                                           fast)) {
+        cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, fast, counts,
+                                     static_cast<int>(bins), stream);
+        return;
+      }
+    }
     cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, b, counts,
                                  static_cast<int>(bins), stream);
   };
@@ -40,6 +56,43 @@ void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64
     case SK_F64:
       return run(std::type_identity<double>{});
   }
+}
+
+void bincount_capped(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     std::int64_t capacity, int algorithm, cudaStream_t stream,
+                     std::int64_t* summary) {
+  require_type(dtype, bincount_types, "bincount");
+  cuda::histogram_options opts;
+  opts.algorithm = static_cast<cuda::histogram_algorithm>(algorithm);
+  if (capacity < 1 || capacity > cuda::max_bincount_capacity)
+    throw scankit::invalid_argument("bincount: capacity " + std::to_string(capacity) +
+                                    " is outside [1, 2^24 - 2]");
+  auto* d_summary = reinterpret_cast<std::int64_t*>(counts + capacity + 2);
+  auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    cuda::bincount_capped(static_cast<const T*>(samples), n, counts, capacity, d_summary, stream,
+                          opts);
+  };
+  switch (dtype) {
+    case SK_U8:
+      run(std::type_identity<std::uint8_t>{});
+      break;
+    case SK_U16:
+      run(std::type_identity<std::uint16_t>{});
+      break;
+    case SK_I32:
+      run(std::type_identity<std::int32_t>{});
+      break;
+    case SK_U32:
+      run(std::type_identity<std::uint32_t>{});
+      break;
+    case SK_I64:
+      run(std::type_identity<std::int64_t>{});
+      break;
+  }
+  SCANKIT_CUDA_CHECK(cudaMemcpyAsync(summary, d_summary, 3 * sizeof(std::int64_t),
+                                     cudaMemcpyDeviceToHost, stream));
+  SCANKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace scankit::capi::kernels

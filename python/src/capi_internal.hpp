@@ -260,7 +260,7 @@ std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int6
 std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
                     const std::string& algorithm);
 void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                    std::int64_t bins, double lower, double upper, bool float_edges,
+                    std::int64_t bins, double lower, double upper, int mode,
                     const std::string& algorithm);
 void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
                      const void* edges, std::int64_t num_edges, const std::string& algorithm);
@@ -305,12 +305,15 @@ void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count,
                const void* fill, std::uintptr_t stream);
 void histogram_even(int device, int dtype, const void* samples, std::int64_t n,
                     std::uint64_t* counts, std::int64_t bins, double lower, double upper,
-                    bool float_edges, const std::string& algorithm, std::uintptr_t stream);
+                    int mode, const std::string& algorithm, std::uintptr_t stream);
 void histogram_edges(int device, int dtype, const void* samples, std::int64_t n,
                      std::uint64_t* counts, const void* edges, std::int64_t num_edges,
                      const std::string& algorithm, std::uintptr_t stream);
 void bincount(int device, int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
               std::int64_t bins, const std::string& algorithm, std::uintptr_t stream);
+void bincount_capped(int device, int dtype, const void* samples, std::int64_t n,
+                     std::uint64_t* counts, std::int64_t capacity, const std::string& algorithm,
+                     std::uintptr_t stream, std::int64_t* summary);
 }  // namespace gpu
 
 }  // namespace scankit::capi

@@ -57,7 +57,13 @@ void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int6
 /// numpy.histogram's even bins (numpy_bins.hpp) with the library's counting kernels; counts
 /// zeroed first. algorithm: a scankit::cuda::histogram_algorithm as int.
 void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
-                     std::int64_t bins, double lower, double upper, bool float_edges, int algorithm,
+                     std::int64_t bins, double lower, double upper, int mode, int algorithm,
                      cudaStream_t stream);
+
+/// scankit::cuda::bincount_capped into counts (capacity + 5 of them: the summary in the last
+/// three), then the summary copied to the host one (three int64); synchronises with the stream.
+void bincount_capped(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
+                     std::int64_t capacity, int algorithm, cudaStream_t stream,
+                     std::int64_t* summary);
 
 }  // namespace scankit::capi::kernels

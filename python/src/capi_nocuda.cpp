@@ -64,11 +64,15 @@ void fill_tail(int, int, void*, const std::int64_t*, std::int64_t, const void*, 
   none();
 }
 void histogram_even(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t, double,
-                    double, bool, const std::string&, std::uintptr_t) {
+                    double, int, const std::string&, std::uintptr_t) {
   none();
 }
 void histogram_edges(int, int, const void*, std::int64_t, std::uint64_t*, const void*, std::int64_t,
                      const std::string&, std::uintptr_t) {
+  none();
+}
+void bincount_capped(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t,
+                     const std::string&, std::uintptr_t, std::int64_t*) {
   none();
 }
 void bincount(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t, const std::string&,

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import scankit
-from conftest import SIZES, random_array
+from conftest import SIZES, NumpyBackend, random_array
 
 
 def check_hist(backend, x, bins=10, range=None, **kw):  # noqa: A002
@@ -81,6 +81,27 @@ def test_bincount_types(backend, rng, dtype):
                                   np.bincount(ref, minlength=3000))
 
 
+@pytest.mark.parametrize("top", [0, 1, 4094, 4095, 4096, 4097, 100000])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8", "uint16"])
+def test_bincount_largest_key(backend, rng, top, dtype):
+    # On the GPU one pass counts keys below 4,096 (below 256 and 65,536 for 1- and 2-byte keys)
+    # and finds the largest; larger keys are counted again. Keys on either side of that.
+    if backend.name.startswith("torch") and dtype == "uint16":
+        pytest.skip("PyTorch has no max() for its unsigned types")
+    top = min(top, np.iinfo(dtype).max)
+    for n in (1, 4097, 300001):
+        x = rng.integers(0, top + 1, n).astype(dtype)
+        x[rng.integers(0, n)] = top
+        ref = x.astype(np.int64)
+        for minlength in (0, top + 1, top + 5000):
+            got = backend.numpy(scankit.bincount(backend.asarray(x), minlength=minlength))
+            np.testing.assert_array_equal(got, np.bincount(ref, minlength=minlength))
+        if dtype.startswith("int") and n > 1:
+            x[n // 2] = -1
+            with pytest.raises(ValueError, match="negative"):
+                scankit.bincount(backend.asarray(x))
+
+
 def test_bincount_length(backend, rng):
     x = rng.integers(-5, 300, 10000).astype(np.int32)
     got = backend.numpy(scankit.bincount(backend.asarray(x), length=256))
@@ -135,3 +156,62 @@ def test_edge_arithmetic_choice():
     assert _edge_arithmetic(e32, float(lo), float(hi), 10, "float32") in (0, 1)
     assert _edge_arithmetic(np.linspace(0, 10, 6), 0.0, 10.0, 5, "int32") == 0
     assert _edge_arithmetic(np.array([0.0, 1.0, 5.0]), 0.0, 5.0, 2, "float64") is None
+
+
+def _even_counts(backend, x, bins, lo, hi, mode):
+    """Counts of the C ABI's histogram_even for float32 samples x on the backend's device."""
+    from scankit import _capi
+    from scankit._arrays import wrap
+    from scankit._core import stream
+
+    a = wrap(backend.asarray(x))
+    counts = a.ops.zeros((bins,), "int64", a.device)
+    _capi.call("histogram_even", a.device, _capi.DTYPE_CODES["float32"], a.ops.ptr(a.x), a.size, a.ops.ptr(counts),
+               bins, float(lo), float(hi), mode, b"", stream(a))
+    return backend.numpy(counts)
+
+
+def _edge_samples(rng, lo, hi, bins, n):
+    """Random float32 samples in and around [lo, hi] with every edge of numpy's float32 bins and
+    the floats just below and above each among them."""
+    edges = np.linspace(lo, hi, bins + 1).astype(np.float32)
+    near = np.concatenate([edges, np.nextafter(edges, np.float32(-np.inf)), np.nextafter(edges, np.float32(np.inf))])
+    span = hi - lo
+    x = rng.uniform(lo - 0.01 * span, hi + 0.01 * span, n).astype(np.float32)
+    x[: near.size] = near
+    x[near.size] = np.nan
+    return rng.permutation(x)
+
+
+@pytest.mark.parametrize("lo,hi,bins", [(0, 1, 1024), (0, 100, 1000), (-3.7, 2.1, 1000), (0.25, 0.75, 37),
+                                        (-1, 1, 4096), (1e6, 1e6 + 1000, 1000), (0.1, 0.2, 65536), (-5, 5, 1)])
+def test_histogram_float32_fast_bins(backend, rng, lo, hi, bins):
+    # Float32 samples take float32 arithmetic where it gives numpy's bins and the double
+    # arithmetic elsewhere: both against numpy and against the double arithmetic forced
+    # (mode 2), on samples that sit on every edge and next to it.
+    from scankit._histogram import _edge_arithmetic
+
+    x = _edge_samples(rng, lo, hi, bins, 3 * (bins + 1) + 50001)
+    want, edges = np.histogram(x, bins=bins, range=(lo, hi))
+    mode = _edge_arithmetic(edges, float(lo), float(hi), bins, "float32")
+    assert mode is not None
+    np.testing.assert_array_equal(_even_counts(backend, x, bins, lo, hi, mode), want)
+    np.testing.assert_array_equal(_even_counts(backend, x, bins, lo, hi, mode | 2), want)
+    c, _ = scankit.histogram(backend.asarray(x), bins=bins, range=(lo, hi))
+    np.testing.assert_array_equal(backend.numpy(c), want)
+
+
+def test_histogram_float32_fast_bins_random_ranges(rng):
+    # Random ranges and bin counts: the float32 arithmetic (where taken) and the double one agree
+    # on every sample, for double (mode 0) and float32 (mode 1) edge arithmetic.
+    for _ in range(40):
+        lo = float(np.float32(rng.uniform(-100, 100)))
+        hi = float(np.float32(lo + 10.0 ** rng.uniform(-3, 3)))
+        bins = int(rng.integers(1, 3000))
+        x = _edge_samples(rng, lo, hi, bins, 3 * (bins + 1) + 1000)
+        for mode in (0, 1):
+            got = _even_counts(NumpyBackend(), x, bins, lo, hi, mode)
+            exact = _even_counts(NumpyBackend(), x, bins, lo, hi, mode | 2)
+            np.testing.assert_array_equal(got, exact)
+            assert got.sum() == np.count_nonzero((x >= np.float32(lo)) & (x <= np.float32(hi)))
+
