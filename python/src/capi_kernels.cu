@@ -285,21 +285,28 @@ __global__ void half_keys_kernel(const std::uint16_t* in, std::uint16_t* out, st
     out[i] = to ? half_to_ordered(in[i], mant) : half_from_ordered(in[i], mant);
 }
 
-/// Four positions a thread per step where the input is 16-byte aligned (the workspace is).
+/// Four positions a thread per step: one 16-byte load and two 16-byte stores, so that a warp's
+/// accesses are whole contiguous segments (both arrays 16-byte aligned: the workspace and the
+/// caller's fresh output are); the last n % 4 one at a time.
 __global__ void widen_kernel(const std::uint32_t* in, std::int64_t* out, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t quads = n / 4;
   const auto* in4 = reinterpret_cast<const uint4*>(in);
-  for (std::int64_t q = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; q < quads;
-       q += stride) {
+  auto* out2 = reinterpret_cast<longlong2*>(out);
+  for (std::int64_t q = first; q < quads; q += stride) {
     const uint4 v = in4[q];
-    out[4 * q] = v.x;
-    out[4 * q + 1] = v.y;
-    out[4 * q + 2] = v.z;
-    out[4 * q + 3] = v.w;
+    out2[2 * q] = make_longlong2(v.x, v.y);
+    out2[2 * q + 1] = make_longlong2(v.z, v.w);
   }
-  for (std::int64_t i = 4 * quads + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < n; i += stride)
+  for (std::int64_t i = 4 * quads + first; i < n; i += stride) out[i] = in[i];
+}
+
+/// The same one position a thread per step, for an output that is not 16-byte aligned.
+__global__ void widen_scalar_kernel(const std::uint32_t* in, std::int64_t* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
     out[i] = in[i];
 }
 
@@ -394,11 +401,12 @@ void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int 
 
 void widen_indices(const std::uint32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t stream) {
   if (n == 0) return;
-  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0)
-    throw scankit::invalid_argument("widen_indices: positions must be 16-byte aligned");
   const int grid = static_cast<int>(
       std::min<std::int64_t>(ceil_div(n, 256 * 4), std::int64_t{current_sm_count()} * 8));
-  widen_kernel<<<grid, 256, 0, stream>>>(in, out, n);
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0)
+    widen_kernel<<<grid, 256, 0, stream>>>(in, out, n);
+  else
+    widen_scalar_kernel<<<grid, 256, 0, stream>>>(in, out, n);
   check_launch("index widening");
 }
 
