@@ -103,33 +103,13 @@ sc::histogram_options histogram_options_of(const std::string& a) {
   return o;
 }
 
+/// f(type_identity<K>) for the key type a sort of dtype runs on: float16/bfloat16 keys as the
+/// uint16 ordered bits sort() maps them to, every other type as itself.
 template <class F>
 void visit_sort_key(int dtype, F&& f) {
-  switch (dtype) {
-    case SK_I8:
-      return f(std::type_identity<std::int8_t>{});
-    case SK_I16:
-      return f(std::type_identity<std::int16_t>{});
-    case SK_I32:
-      return f(std::type_identity<std::int32_t>{});
-    case SK_I64:
-      return f(std::type_identity<std::int64_t>{});
-    case SK_U8:
-      return f(std::type_identity<std::uint8_t>{});
-    case SK_U16:
-    case SK_F16:
-    case SK_BF16:
-      return f(std::type_identity<std::uint16_t>{});
-    case SK_U32:
-      return f(std::type_identity<std::uint32_t>{});
-    case SK_U64:
-      return f(std::type_identity<std::uint64_t>{});
-    case SK_F32:
-      return f(std::type_identity<float>{});
-    case SK_F64:
-      return f(std::type_identity<double>{});
-  }
   require_type(dtype, sort_types, "sort");
+  if (dtype == SK_F16 || dtype == SK_BF16) return f(std::type_identity<std::uint16_t>{});
+  visit_number(dtype, f);
 }
 
 void check_workspace(std::int64_t have, std::int64_t need, const char* where) {
