@@ -43,6 +43,9 @@ class NumpyOps:
     def stream(self, device):
         return 0
 
+    def capturing(self):
+        return False
+
     def empty(self, shape, dtype, device):
         return np.empty(shape, dtype=dtype)
 
@@ -154,6 +157,14 @@ class TorchOps:
             return raw(device)
         self._raw_stream = lambda d: self.torch.cuda.current_stream(d).cuda_stream
         return self._raw_stream(device)
+
+    def capturing(self):
+        """Whether the current stream is capturing a CUDA graph."""
+        f = getattr(self.torch._C, "_cuda_isCurrentStreamCapturing", None)
+        if f is None:
+            f = self.torch.cuda.is_current_stream_capturing
+        self.capturing = f
+        return f()
 
     def _dev(self, device):
         d = self._devices.get(device)
@@ -280,6 +291,11 @@ class CupyOps:
     def stream(self, device):
         with self.cp.cuda.Device(device):
             return self.cp.cuda.get_current_stream().ptr
+
+    def capturing(self):
+        """Whether the current stream is capturing a CUDA graph."""
+        s = self.cp.cuda.get_current_stream()
+        return bool(getattr(s, "is_capturing", lambda: False)())
 
     def empty(self, shape, dtype, device):
         with self.cp.cuda.Device(device):

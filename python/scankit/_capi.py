@@ -48,6 +48,7 @@ _protos = {
     "sk_algorithms": (_s, [_s]),
     "sk_scan_workspace": (_i, [_i, _i, _i64, _i64, _i64, _s, _pi64]),
     "sk_scan": (_i, [_i, _i, _i, _i, _p, _p, _p, _i64, _i64, _i64, _s, _p, _i64, _up]),
+    "sk_time_scan": (_i, [_i, _i, _i64, _i, _up, ctypes.POINTER(ctypes.c_double)]),
     "sk_sort_workspace": (_i, [_i, _i, _i64, _i, _i, _s, _pi64]),
     "sk_sort": (_i, [_i, _i, _p, _p, _p, _p, _i, _i, _i64, _i, _s, _p, _i64, _up]),
     "sk_compact_workspace": (_i, [_i, _i64, _i, _s, _pi64]),
@@ -64,14 +65,18 @@ _protos = {
     "sk_bincount_capped": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up, _pi64]),
 }
 for _name, (_res, _args) in _protos.items():
+# The entries by their short names ("scan" for sk_scan), prototypes set once: a call looks its
+# function up in this dict and nothing else.
+_fns = {}
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
 
+    _fns[_name[3:]] = _f
 
 def call(name, *args):
     """Calls sk_<name>(*args) and raises the matching Python exception on failure."""
-    status = getattr(lib, "sk_" + name)(*args)
+    status = _fns[name](*args)
     if status != OK:
         message = lib.sk_last_error().decode("utf-8", "replace")
         if status == EVALUE:
@@ -129,3 +134,11 @@ def algo(name):
     if not isinstance(name, str):
         raise TypeError(f"algorithm must be a string, not {type(name).__name__}")
     return name.encode()
+
+
+def time_scan(device, dtype, n, calls, stream):
+    """Mean microseconds of one C++ call of the device scan (an inclusive sum of n items of
+    `dtype` name) over `calls` calls queued on `stream` (sk_time_scan)."""
+    out = ctypes.c_double(0)
+    call("time_scan", device, DTYPE_CODES[dtype], n, calls, stream, ctypes.byref(out))
+    return out.value

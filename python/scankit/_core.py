@@ -2,6 +2,7 @@
 
 import ctypes
 import operator
+import threading
 
 import numpy as np
 
@@ -61,6 +62,36 @@ def workspace(a, nbytes):
     if nbytes <= 0:
         return None
     return a.ops.empty((int(nbytes),), "uint8", a.device)
+
+
+# Workspaces up to this size are kept and reused (reusable_workspace): a small call then
+# allocates nothing but its result.
+_KEEP_BYTES = 8 << 20
+_kept = threading.local()
+
+
+def reusable_workspace(a, nbytes, stream_handle):
+    """Device workspace for a call that uses it only while its own kernels run: one buffer per
+    thread, library, device and stream, of up to _KEEP_BYTES, reused by later calls. Calls on
+    one stream run in order, so a buffer is never in use by two of them at once; one per thread
+    keeps two threads sharing a stream from interleaving a call's clearing of it with another's
+    kernels. Larger workspaces, and calls during a CUDA graph capture (whose replays may run
+    beside later calls), get a fresh one from the caller's allocator."""
+    if nbytes <= 0:
+        return None
+    if nbytes > _KEEP_BYTES or a.ops.capturing():
+        return workspace(a, nbytes)
+    cache = getattr(_kept, "buffers", None)
+    if cache is None:
+        cache = _kept.buffers = {}
+    key = (a.ops.name, a.device, stream_handle)
+    buf = cache.get(key)
+    if buf is None or buf[1] < nbytes:
+        if len(cache) >= 16:
+            cache.clear()
+        size = max(nbytes, 64 << 10)
+        buf = cache[key] = (a.ops.empty((size,), "uint8", a.device), size)
+    return buf[0]
 
 
 def host_scalar(value, dtype):

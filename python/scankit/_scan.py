@@ -2,7 +2,7 @@
 
 from . import _capi
 from ._arrays import wrap
-from ._core import dtype_name, normalize_axis, prod, ptr, stream, workspace, host_scalar, host_ptr
+from ._core import dtype_name, host_ptr, host_scalar, normalize_axis, prod, ptr, reusable_workspace
 
 _NATIVE = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 # Types the library does not scan, and what they are scanned as.
@@ -108,11 +108,15 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     res = out if direct else ops.empty(cur, compute, a.device)
     code = _capi.DTYPE_CODES[compute]
     alg = _capi.algo(algorithm)
-    nbytes = _capi.workspace_bytes("scan", a.device, code, outer, length, inner, alg) if a.device >= 0 else 0
-    ws = workspace(a, nbytes)
+    if a.device >= 0:
+        s = ops.stream(a.device)
+        nbytes = _capi.workspace_bytes("scan", a.device, code, outer, length, inner, alg)
+        ws = reusable_workspace(a, nbytes, s)  # the scan uses it only while its kernels run
+    else:
+        s, nbytes, ws = 0, 0, None
     init = None if initial is None else host_scalar(initial, compute)
     _capi.call("scan", a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), host_ptr(init),
-               ops.ptr(y), ops.ptr(res), outer, length, inner, alg, ptr(ops, ws), nbytes, stream(a))
+               ops.ptr(y), ops.ptr(res), outer, length, inner, alg, ptr(ops, ws), nbytes, s)
     if direct:
         return ops.wrap_result(out)
     if moved:

@@ -82,13 +82,35 @@ def test_no_gpu_is_a_runtime_error():
     p = buf.ctypes.data
     with pytest.raises(RuntimeError):
         _capi.call("scan", 0, _capi.DTYPE_CODES["int32"], 0, 0, None, p, p, 1, 4, 1, b"", None, 0, 0)
+    with pytest.raises(RuntimeError):
+        _capi.time_scan(0, "int32", 4096, 10, 0)
+
+
+def test_small_workspaces_are_kept_per_stream():
+    """reusable_workspace hands one buffer per (library, device, stream) back while it is big
+    enough, grows it when not, and leaves large workspaces to the allocator."""
+    from scankit import _core
+    from scankit._arrays import wrap
+
+    a = wrap(np.zeros(4, np.int32))
+    assert _core.reusable_workspace(a, 0, 7) is None
+    w1 = _core.reusable_workspace(a, 1000, 7)
+    assert w1.nbytes >= 1000
+    assert _core.reusable_workspace(a, 500, 7) is w1
+    assert _core.reusable_workspace(a, 500, 8) is not w1
+    w2 = _core.reusable_workspace(a, w1.nbytes + 1, 7)
+    assert w2.nbytes > w1.nbytes
+    assert _core.reusable_workspace(a, 10, 7) is w2
+    big = _core.reusable_workspace(a, _core._KEEP_BYTES + 1, 7)
+    assert big.nbytes == _core._KEEP_BYTES + 1
+    assert _core.reusable_workspace(a, _core._KEEP_BYTES + 1, 7) is not big
 
 
 def test_status_codes_map_to_exceptions(monkeypatch):
     codes = {_capi.EVALUE: ValueError, _capi.ETYPE: TypeError, _capi.ENOMEM: MemoryError,
              _capi.ENODEVICE: RuntimeError, _capi.ECUDA: RuntimeError, _capi.EOTHER: RuntimeError}
     for code, exc in codes.items():
-        monkeypatch.setattr(_capi.lib, "sk_fake", lambda c=code: c, raising=False)
+        monkeypatch.setitem(_capi._fns, "fake", lambda c=code: c)
         with pytest.raises(exc):
             _capi.call("fake")
 

@@ -87,3 +87,64 @@ def test_large_axis_scans(gpu_backend, rng, shape, axis):
     x = rng.integers(0, 100, shape).astype(np.int64)
     got = gpu_backend.numpy(scankit.cumsum(gpu_backend.asarray(x), axis=axis))
     np.testing.assert_array_equal(got, np.cumsum(x, axis=axis))
+
+
+def test_scans_reuse_their_workspace_safely(rng):
+    """Small scans share one kept workspace per thread and stream: results stay exact when many
+    of them queue back to back, on two streams and from two threads at once."""
+    torch = pytest.importorskip("torch")
+    if scankit.device_count() == 0 or not torch.cuda.is_available():
+        pytest.skip("no GPU")
+    import threading
+
+    sizes = [1, 4097, 65537, 1 << 20, 3, 300007]
+    inputs = [rng.integers(-50, 50, n).astype(np.int64) for n in sizes * 3]
+
+    def run(results, stream):
+        with torch.cuda.stream(stream):
+            xs = [torch.from_numpy(a).cuda() for a in inputs]
+            results.extend(scankit.cumsum(x) for x in xs)
+            stream.synchronize()
+
+    s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+    r1, r2 = [], []
+    t = threading.Thread(target=run, args=(r2, s2))
+    t.start()
+    run(r1, s1)
+    t.join()
+    for results in (r1, r2):
+        assert len(results) == len(inputs)
+        for a, y in zip(inputs, results):
+            np.testing.assert_array_equal(y.cpu().numpy(), np.cumsum(a))
+
+
+@pytest.mark.parametrize("n", [2, 4095, 4096, 65537, 1 << 20, 3000017])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_positions_are_int64(gpu_backend, rng, n, descending):
+    """GPU argsorts sort 32-bit positions and widen them: int64 results equal NumPy's stable
+    argsort, with many equal keys (stability) and for sizes across the sort's paths."""
+    b = gpu_backend
+    a = rng.integers(0, 1000, n).astype(np.int32)
+    x = b.asarray(a)
+    idx = scankit.argsort(x, descending=descending)
+    keys, idx2 = scankit.sort(x, descending=descending, return_indices=True)
+    b.sync()
+    want = np.argsort(-a.astype(np.int64) if descending else a, kind="stable")
+    got = b.numpy(idx)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(b.numpy(idx2), want)
+    np.testing.assert_array_equal(b.numpy(keys), a[want])
+
+
+def test_cpp_scan_timing_entry():
+    from scankit import _capi
+
+    if scankit.device_count() == 0:
+        pytest.skip("no GPU")
+    us = _capi.time_scan(0, "int32", 1 << 12, 50, 0)
+    assert 0 < us < 1e5
+    with pytest.raises(ValueError):
+        _capi.time_scan(0, "int32", 1 << 12, 0, 0)
+    with pytest.raises(TypeError):
+        _capi.time_scan(0, "int8", 1 << 12, 10, 0)

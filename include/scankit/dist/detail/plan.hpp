@@ -1,4 +1,5 @@
-// Host-side plans shared by both backends: prefix offsets of per-rank counts, and the
+// Host-side plans shared by both backends: prefix offsets of per-rank counts (and a
+// compaction's offsets), and the
 // transfers that move a distributed array from one layout to another without changing its
 // global order (rebalancing, and the sort's final balancing step).
 #pragma once
@@ -18,6 +19,18 @@ inline std::vector<std::int64_t> exclusive_offsets(std::span<const std::int64_t>
   std::vector<std::int64_t> off(sizes.size() + 1, 0);
   for (std::size_t q = 0; q < sizes.size(); ++q) off[q + 1] = off[q] + sizes[q];
   return off;
+}
+
+/// A rank's place in a distributed compaction: its own count, the counts of the ranks before it
+/// (its global offset) and the global count, from every rank's count in rank order.
+inline compaction_result compaction_offsets(const std::vector<std::int64_t>& counts, int rank) {
+  compaction_result r;
+  r.count = counts[static_cast<std::size_t>(rank)];
+  for (int q = 0; q < static_cast<int>(counts.size()); ++q) {
+    if (q < rank) r.offset += counts[static_cast<std::size_t>(q)];
+    r.global_count += counts[static_cast<std::size_t>(q)];
+  }
+  return r;
 }
 
 /// The balanced layout of `total` items over `ranks` ranks.

@@ -17,21 +17,12 @@
 
 #include "scankit/cpu/compact.hpp"
 #include "scankit/dist/detail/mpi/exchange.hpp"
+#include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
 #include "scankit/dist/mpi_communicator.hpp"
 #include "scankit/dist/types.hpp"
 
 namespace scankit::dist::detail::mpi {
-
-inline compaction_result offsets_of(const std::vector<std::int64_t>& counts, int rank) {
-  compaction_result r;
-  r.count = counts[static_cast<std::size_t>(rank)];
-  for (int q = 0; q < static_cast<int>(counts.size()); ++q) {
-    if (q < rank) r.offset += counts[static_cast<std::size_t>(q)];
-    r.global_count += counts[static_cast<std::size_t>(q)];
-  }
-  return r;
-}
 
 /// select_if (keep = true) or remove_if (keep = false).
 template <class T, class Pred>
@@ -51,7 +42,7 @@ compaction_result select(mpi_communicator& comm, const T* in, std::int64_t n, T*
   sig.add_type<Pred>();
   const auto counts = exchange(comm, sig.value(), count, failed, where);
   // ---- phase 3: global offset and count ----------------------------------------------------
-  return offsets_of(counts, comm.rank());
+  return compaction_offsets(counts, comm.rank());
 }
 
 template <class T, class Pred>
@@ -121,7 +112,7 @@ compaction_result unique(mpi_communicator& comm, const T* in, std::int64_t n, T*
   }
   const auto me = static_cast<std::size_t>(comm.rank());
   if (counts[me] < all[me].count) std::copy(out + 1, out + all[me].count, out);
-  return offsets_of(counts, comm.rank());
+  return compaction_offsets(counts, comm.rank());
 }
 
 }  // namespace scankit::dist::detail::mpi

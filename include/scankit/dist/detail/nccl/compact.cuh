@@ -20,28 +20,12 @@
 
 #include "scankit/cuda/compact.hpp"
 #include "scankit/dist/detail/nccl/exchange.cuh"
+#include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
 #include "scankit/dist/nccl_communicator.hpp"
 #include "scankit/dist/types.hpp"
 
 namespace scankit::dist::detail::nccl {
-
-inline void check_shards(const void* in, std::int64_t n, const void* out, std::int64_t out_size, const char* where) {
-  scankit::detail::check_size(n, where);
-  scankit::detail::check_pointer(in, n, "input", where);
-  scankit::detail::check_pointer(out, n, "output", where);
-  if (out_size < n) throw invalid_argument(std::string(where) + ": an output shard is shorter than its input");
-}
-
-inline compaction_result offsets_of(const std::vector<std::int64_t>& counts, int rank) {
-  compaction_result r;
-  r.count = counts[static_cast<std::size_t>(rank)];
-  for (int q = 0; q < static_cast<int>(counts.size()); ++q) {
-    if (q < rank) r.offset += counts[static_cast<std::size_t>(q)];
-    r.global_count += counts[static_cast<std::size_t>(q)];
-  }
-  return r;
-}
 
 /// select_if (keep) or remove_if (!keep); one result per local rank.
 template <class T, class Pred>
@@ -57,29 +41,23 @@ std::vector<compaction_result> select(nccl_communicator& c, std::span<const devi
   sig.add_type<Pred>();
 
   // ---- phase 1: local compaction, the count into the call record ------------------------------
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto& s = in[static_cast<std::size_t>(i)];
-    const auto& d = out[static_cast<std::size_t>(i)];
-    auto& f = failed[static_cast<std::size_t>(i)];
-    f = capture([&] { check_shards(s.data, s.size, d.data, d.size, where); });
-    call_record* rec = stage_record(l, make_record(sig.value(), std::int64_t{0}, f != nullptr), where);
-    if (f) return;
-    f = capture([&] {
-      const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
-      void* ws = l.buffer_bytes(slot_a, bytes, where);
-      if (keep) scankit::cuda::select_if(s.data, d.data, s.size, pred, payload_of<std::int64_t>(rec), ws, bytes, l.stream, cfg);
-      else scankit::cuda::remove_if(s.data, d.data, s.size, pred, payload_of<std::int64_t>(rec), ws, bytes, l.stream, cfg);
-    });
-    if (f) mark_failed(l, rec);
-  });
+  const auto failed = local_phase(
+      c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
+      [](int) { return std::int64_t{0}; },
+      [&](nccl_local_rank& l, int i, call_record* rec) {
+        const auto s = at(in, i);
+        const auto d = at(out, i);
+        const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
+        void* ws = l.buffer_bytes(slot_a, bytes, where);
+        if (keep) scankit::cuda::select_if(s.data, d.data, s.size, pred, payload_of<std::int64_t>(rec), ws, bytes, l.stream, cfg);
+        else scankit::cuda::remove_if(s.data, d.data, s.size, pred, payload_of<std::int64_t>(rec), ws, bytes, l.stream, cfg);
+      },
+      where);
 
   // ---- phases 2 and 3: exchange of the counts, offsets ------------------------------------------
-  const auto records = gather_records(c, sig.value(), failed, where);
-  std::vector<std::int64_t> counts;
-  for (const auto& r : records) counts.push_back(record_payload<std::int64_t>(r));
+  const auto counts = payloads<std::int64_t>(gather_records(c, sig.value(), failed, where));
   std::vector<compaction_result> result;
-  for (int i = 0; i < c.local_count(); ++i) result.push_back(offsets_of(counts, c.local(i).rank));
+  for (int i = 0; i < c.local_count(); ++i) result.push_back(compaction_offsets(counts, c.local(i).rank));
   return result;
 }
 
@@ -99,30 +77,26 @@ std::vector<partition_result> partition(nccl_communicator& c, std::span<const de
   sig.add_type<Pred>();
 
   // ---- phase 1: local partition, the selected count into the call record ----------------------
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto& s = in[static_cast<std::size_t>(i)];
-    const auto& d = out[static_cast<std::size_t>(i)];
-    auto& f = failed[static_cast<std::size_t>(i)];
-    f = capture([&] { check_shards(s.data, s.size, d.data, d.size, where); });
-    call_record* rec = stage_record(l, make_record(sig.value(), payload{0, s.size}, f != nullptr), where);
-    if (f) return;
-    f = capture([&] {
-      const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
-      void* ws = l.buffer_bytes(slot_a, bytes, where);
-      scankit::cuda::partition(s.data, d.data, s.size, pred, order, payload_of<std::int64_t>(rec), ws, bytes, l.stream, cfg);
-    });
-    if (f) mark_failed(l, rec);
-  });
+  const auto failed = local_phase(
+      c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
+      [&](int i) { return payload{0, at(in, i).size}; },
+      [&](nccl_local_rank& l, int i, call_record* rec) {
+        const auto s = at(in, i);
+        const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
+        void* ws = l.buffer_bytes(slot_a, bytes, where);
+        scankit::cuda::partition(s.data, at(out, i).data, s.size, pred, order, payload_of<std::int64_t>(rec), ws, bytes,
+                                 l.stream, cfg);
+      },
+      where);
 
   // ---- phases 2 and 3: exchange, offsets ---------------------------------------------------------
-  const auto records = gather_records(c, sig.value(), failed, where);
+  const auto all = payloads<payload>(gather_records(c, sig.value(), failed, where));
   std::vector<partition_result> result;
   for (int i = 0; i < c.local_count(); ++i) {
     partition_result r;
     const int me = c.local(i).rank;
     for (int q = 0; q < c.size(); ++q) {
-      const auto a = record_payload<payload>(records[static_cast<std::size_t>(q)]);
+      const auto& a = all[static_cast<std::size_t>(q)];
       if (q == me) r.selected = a.selected;
       if (q < me) {
         r.selected_offset += a.selected;
@@ -154,34 +128,30 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
   sig.add_type<Eq>();
 
   // ---- phase 1: local unique; count and boundary items into the call record --------------------
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto& s = in[static_cast<std::size_t>(i)];
-    const auto& d = out[static_cast<std::size_t>(i)];
-    auto& f = failed[static_cast<std::size_t>(i)];
-    f = capture([&] { check_shards(s.data, s.size, d.data, d.size, where); });
-    payload host{};
-    host.size = s.size;
-    call_record* rec = stage_record(l, make_record(sig.value(), host, f != nullptr), where);
-    if (f || s.size == 0) return;
-    f = capture([&] {
-      auto* p = payload_of<payload>(rec);
-      check_cuda(cudaMemcpyAsync(&p->first, s.data, sizeof(T), cudaMemcpyDeviceToDevice, l.stream), "cudaMemcpyAsync", where);
-      check_cuda(cudaMemcpyAsync(&p->last, s.data + s.size - 1, sizeof(T), cudaMemcpyDeviceToDevice, l.stream),
-                 "cudaMemcpyAsync", where);
-      const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
-      void* ws = l.buffer_bytes(slot_a, bytes, where);
-      scankit::cuda::unique(s.data, d.data, s.size, eq, &p->count, ws, bytes, l.stream, cfg);
-    });
-    if (f) mark_failed(l, rec);
-  });
+  const auto failed = local_phase(
+      c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
+      [&](int i) {
+        payload host{};
+        host.size = at(in, i).size;
+        return host;
+      },
+      [&](nccl_local_rank& l, int i, call_record* rec) {
+        const auto s = at(in, i);
+        if (s.size == 0) return;
+        auto* p = payload_of<payload>(rec);
+        check_cuda(cudaMemcpyAsync(&p->first, s.data, sizeof(T), cudaMemcpyDeviceToDevice, l.stream), "cudaMemcpyAsync", where);
+        check_cuda(cudaMemcpyAsync(&p->last, s.data + s.size - 1, sizeof(T), cudaMemcpyDeviceToDevice, l.stream),
+                   "cudaMemcpyAsync", where);
+        const std::size_t bytes = scankit::cuda::compact_workspace_bytes(s.size, sizeof(T), cfg);
+        void* ws = l.buffer_bytes(slot_a, bytes, where);
+        scankit::cuda::unique(s.data, at(out, i).data, s.size, eq, &p->count, ws, bytes, l.stream, cfg);
+      },
+      where);
 
   // ---- phase 2: exchange -----------------------------------------------------------------------
-  const auto records = gather_records(c, sig.value(), failed, where);
+  const auto all = payloads<payload>(gather_records(c, sig.value(), failed, where));
 
   // ---- phase 3: drop first items that continue an earlier rank's run, then offsets -------------
-  std::vector<payload> all;
-  for (const auto& r : records) all.push_back(record_payload<payload>(r));
   std::vector<std::int64_t> counts(all.size());
   const T* last = nullptr;
   for (std::size_t q = 0; q < all.size(); ++q) {
@@ -203,7 +173,7 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
       check_cuda(cudaMemcpyAsync(d, tmp, static_cast<std::size_t>(keep) * sizeof(T), cudaMemcpyDeviceToDevice, l.stream),
                  "cudaMemcpyAsync", where);
     }
-    result.push_back(offsets_of(counts, l.rank));
+    result.push_back(compaction_offsets(counts, l.rank));
   });
   return result;
 }

@@ -16,6 +16,7 @@
 #include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
 #include "scankit/dist/nccl_communicator.hpp"
+#include "scankit/error.hpp"
 
 namespace scankit::dist::detail::nccl {
 
@@ -79,6 +80,50 @@ inline void mark_failed(nccl_local_rank& l, call_record* d) {
   static const std::uint32_t one = 1;
   cudaMemcpyAsync(reinterpret_cast<unsigned char*>(d) + offsetof(call_record, failed), &one, sizeof(one),
                   cudaMemcpyHostToDevice, l.stream);
+}
+
+/// The i-th local rank's shard.
+template <class S>
+S at(std::span<const S> shards, int i) {
+  return shards[static_cast<std::size_t>(i)];
+}
+
+/// Checks one local rank's input and output shards of a call whose output has as many items
+/// as its input at most (scan, compaction).
+inline void check_in_out(const void* in, std::int64_t n, const void* out, std::int64_t out_size, const char* operation) {
+  scankit::detail::check_size(n, operation);
+  scankit::detail::check_pointer(in, n, "input", operation);
+  scankit::detail::check_pointer(out, n, "output", operation);
+  if (out_size < n) throw invalid_argument(std::string(operation) + ": an output shard is shorter than its input");
+}
+
+/// Phase 1 of a distributed call, for each local rank i: check(i) validates its arguments; its
+/// call record is staged with the payload initial(i), marked failed where the check threw; then
+/// work(l, i, record) enqueues the local work, and an exception from it marks the record failed
+/// too. Failures travel in the records, so every rank learns of them in the exchange instead of
+/// waiting in it. Returns each local rank's failure, for gather_records.
+template <class Check, class Initial, class Work>
+std::vector<std::exception_ptr> local_phase(nccl_communicator& c, std::uint64_t sig, Check&& check, Initial&& initial,
+                                            Work&& work, const char* operation) {
+  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
+  for_each_local(c, [&](nccl_local_rank& l, int i) {
+    auto& f = failed[static_cast<std::size_t>(i)];
+    f = capture([&] { check(i); });
+    call_record* rec = stage_record(l, make_record(sig, initial(i), f != nullptr), operation);
+    if (f) return;
+    f = capture([&] { work(l, i, rec); });
+    if (f) mark_failed(l, rec);
+  });
+  return failed;
+}
+
+/// The payloads of the gathered records, in rank order.
+template <class P>
+std::vector<P> payloads(const std::vector<call_record>& records) {
+  std::vector<P> all;
+  all.reserve(records.size());
+  for (const auto& r : records) all.push_back(record_payload<P>(r));
+  return all;
 }
 
 /// All-gathers the staged records of every rank, waits for them (bounded) and checks them

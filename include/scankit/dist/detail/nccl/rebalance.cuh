@@ -34,6 +34,26 @@ inline void check_capacities(const std::vector<size_and_capacity>& all, const st
                              std::to_string(all[q].capacity) + " items but receives " + std::to_string(target[q]));
 }
 
+/// Every rank's size and capacity, exchanged in the call records (phase 1 of rebalance and
+/// sort): sizes[q] is rank q's item count and target[q] its share of the balanced layout of
+/// the total, which every rank's output is checked to hold.
+struct balanced_layout {
+  std::vector<std::int64_t> sizes, target;
+};
+
+inline balanced_layout balance(const std::vector<call_record>& records, const char* where) {
+  const auto all = payloads<size_and_capacity>(records);
+  balanced_layout b;
+  std::int64_t total = 0;
+  for (const auto& a : all) {
+    b.sizes.push_back(a.size);
+    total += a.size;
+  }
+  b.target = balanced_sizes(total, static_cast<int>(all.size()));
+  check_capacities(all, b.target, where);
+  return b;
+}
+
 template <class T>
 std::vector<std::int64_t> rebalance(nccl_communicator& c, std::span<const device_shard<const T>> in,
                                     std::span<const device_shard<T>> out) {
@@ -46,39 +66,28 @@ std::vector<std::int64_t> rebalance(nccl_communicator& c, std::span<const device
   sig.add_type<T>();
 
   // ---- phase 1: exchange of sizes and capacities ------------------------------------------------
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto& s = in[static_cast<std::size_t>(i)];
-    const auto& d = out[static_cast<std::size_t>(i)];
-    failed[static_cast<std::size_t>(i)] = capture([&] {
-      scankit::detail::check_size(s.size, where);
-      scankit::detail::check_pointer(s.data, s.size, "input", where);
-      scankit::detail::check_size(d.size, where);
-    });
-    stage_record(l, make_record(sig.value(), size_and_capacity{s.size, d.size}, failed[static_cast<std::size_t>(i)] != nullptr),
-                 where);
-  });
-  const auto records = gather_records(c, sig.value(), failed, where);
+  const auto failed = local_phase(
+      c, sig.value(),
+      [&](int i) {
+        scankit::detail::check_size(at(in, i).size, where);
+        scankit::detail::check_pointer(at(in, i).data, at(in, i).size, "input", where);
+        scankit::detail::check_size(at(out, i).size, where);
+      },
+      [&](int i) { return size_and_capacity{at(in, i).size, at(out, i).size}; }, [](nccl_local_rank&, int, call_record*) {},
+      where);
 
   // ---- phase 2: plan ----------------------------------------------------------------------------
-  std::vector<size_and_capacity> all;
-  std::vector<std::int64_t> from;
-  std::int64_t total = 0;
-  for (const auto& r : records) {
-    all.push_back(record_payload<size_and_capacity>(r));
-    from.push_back(all.back().size);
-    total += all.back().size;
-  }
-  const auto to = balanced_sizes(total, c.size());
-  check_capacities(all, to, where);
+  const auto layout = balance(gather_records(c, sig.value(), failed, where), where);
+  const auto& from = layout.sizes;
+  const auto& to = layout.target;
 
   // ---- phase 3: ncclSend/ncclRecv ---------------------------------------------------------------
   std::vector<const void*> src;
   std::vector<void*> dst;
   std::vector<std::int64_t> sizes;
   for (int i = 0; i < c.local_count(); ++i) {
-    src.push_back(in[static_cast<std::size_t>(i)].data);
-    dst.push_back(out[static_cast<std::size_t>(i)].data);
+    src.push_back(at(in, i).data);
+    dst.push_back(at(out, i).data);
     sizes.push_back(to[static_cast<std::size_t>(c.local(i).rank)]);
   }
   move_layout(c, src, dst, sizeof(T), from, to, where);

@@ -43,27 +43,16 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
   if constexpr (std::is_arithmetic_v<T> || std::has_unique_object_representations_v<T>) sig.add_value(init);
 
   // ---- phase 1: local reduce into the call record --------------------------------------------
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(c.local_count()));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto& s = in[static_cast<std::size_t>(i)];
-    const auto& d = out[static_cast<std::size_t>(i)];
-    failed[static_cast<std::size_t>(i)] = capture([&] {
-      scankit::detail::check_size(s.size, where);
-      scankit::detail::check_pointer(s.data, s.size, "input", where);
-      scankit::detail::check_pointer(d.data, s.size, "output", where);
-      if (d.size < s.size) throw invalid_argument(std::string(where) + ": an output shard is shorter than its input");
-    });
-    call_record* rec = stage_record(l, make_record(sig.value(), op.identity(), failed[static_cast<std::size_t>(i)] != nullptr), where);
-    auto& f = failed[static_cast<std::size_t>(i)];
-    if (f) return;
-    f = capture([&] { local_reduce(s.data, s.size, payload_of<T>(rec), op, l.scratch[slot_a], l.stream, where); });
-    if (f) mark_failed(l, rec);
-  });
+  const auto failed = local_phase(
+      c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
+      [&](int) { return op.identity(); },
+      [&](nccl_local_rank& l, int i, call_record* rec) {
+        local_reduce(at(in, i).data, at(in, i).size, payload_of<T>(rec), op, l.scratch[slot_a], l.stream, where);
+      },
+      where);
 
   // ---- phase 2: exchange of the rank totals --------------------------------------------------
-  const auto records = gather_records(c, sig.value(), failed, where);
-  std::vector<T> totals;
-  for (const auto& r : records) totals.push_back(record_payload<T>(r));
+  const auto totals = payloads<T>(gather_records(c, sig.value(), failed, where));
   T global = init;
   for (const auto& t : totals) global = op(global, t);
 
@@ -71,10 +60,10 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     T carry = init;
     for (int q = 0; q < l.rank; ++q) carry = op(carry, totals[static_cast<std::size_t>(q)]);
-    const auto& s = in[static_cast<std::size_t>(i)];
+    const auto s = at(in, i);
     const std::size_t bytes = scankit::cuda::scan_workspace_bytes(s.size, sizeof(T), cfg);
     void* ws = l.buffer_bytes(slot_b, bytes, where);
-    scankit::cuda::scan(s.data, out[static_cast<std::size_t>(i)].data, s.size, op, kind, carry, ws, bytes, l.stream, cfg);
+    scankit::cuda::scan(s.data, at(out, i).data, s.size, op, kind, carry, ws, bytes, l.stream, cfg);
   });
   return global;
 }

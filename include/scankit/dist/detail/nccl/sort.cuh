@@ -67,39 +67,31 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   sig.add_value(opts.begin_bit);
   sig.add_value(opts.end_bit);
   sig.add_value(per_rank);
-  auto at = [](auto span, int i) { return span[static_cast<std::size_t>(i)]; };
 
   // ---- phase 1: exchange of sizes and capacities -------------------------------------------------
   int begin = 0, end = 0;
-  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(L));
-  for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto k = at(keys_in, i);
-    std::int64_t capacity = at(keys_out, i).size;
-    failed[static_cast<std::size_t>(i)] = capture([&] {
-      std::tie(begin, end) = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
-      if (cfg.samples_per_rank < 0) throw invalid_argument(std::string(where) + ": negative samples_per_rank");
-      scankit::detail::check_size(k.size, where);
-      scankit::detail::check_pointer(k.data, k.size, "keys", where);
-      if constexpr (pairs) {
-        if (at(values_in, i).size != k.size) throw invalid_argument(std::string(where) + ": values and keys differ in number");
-        scankit::detail::check_pointer(at(values_in, i).data, k.size, "values", where);
-        capacity = std::min(capacity, at(values_out, i).size);
-      }
-    });
-    stage_record(l, make_record(sig.value(), size_and_capacity{k.size, capacity}, failed[static_cast<std::size_t>(i)] != nullptr),
-                 where);
-  });
-  const auto records = gather_records(c, sig.value(), failed, where);
-  std::vector<size_and_capacity> all;
-  std::vector<std::int64_t> sizes;
-  std::int64_t total = 0;
-  for (const auto& r : records) {
-    all.push_back(record_payload<size_and_capacity>(r));
-    sizes.push_back(all.back().size);
-    total += all.back().size;
-  }
-  const auto target = balanced_sizes(total, p);
-  check_capacities(all, target, where);
+  const auto failed = local_phase(
+      c, sig.value(),
+      [&](int i) {
+        const auto k = at(keys_in, i);
+        std::tie(begin, end) = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
+        if (cfg.samples_per_rank < 0) throw invalid_argument(std::string(where) + ": negative samples_per_rank");
+        scankit::detail::check_size(k.size, where);
+        scankit::detail::check_pointer(k.data, k.size, "keys", where);
+        if constexpr (pairs) {
+          if (at(values_in, i).size != k.size) throw invalid_argument(std::string(where) + ": values and keys differ in number");
+          scankit::detail::check_pointer(at(values_in, i).data, k.size, "values", where);
+        }
+      },
+      [&](int i) {
+        std::int64_t capacity = at(keys_out, i).size;
+        if constexpr (pairs) capacity = std::min(capacity, at(values_out, i).size);
+        return size_and_capacity{at(keys_in, i).size, capacity};
+      },
+      [](nccl_local_rank&, int, call_record*) {}, where);
+  const auto layout = balance(gather_records(c, sig.value(), failed, where), where);
+  const auto& sizes = layout.sizes;
+  const auto& target = layout.target;
 
   // ---- phases 2 and 3: local sort, samples ----------------------------------------------------------
   struct local_state {
