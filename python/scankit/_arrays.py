@@ -289,17 +289,23 @@ class CupyOps:
         return x.data.ptr
 
     def stream(self, device):
+        try:
+            # CuPy's lookup by device id: no Device context to enter and leave on every call.
+            return self.cp.cuda.get_current_stream(device).ptr
+        except TypeError:  # a CuPy whose get_current_stream takes no device
+            with self.cp.cuda.Device(device):
+                return self.cp.cuda.get_current_stream().ptr
+
+    def empty(self, shape, dtype, device):
+        if self.cp.cuda.runtime.getDevice() == device:
+            return self.cp.empty(shape, dtype=dtype)
         with self.cp.cuda.Device(device):
-            return self.cp.cuda.get_current_stream().ptr
+            return self.cp.empty(shape, dtype=dtype)
 
     def capturing(self):
         """Whether the current stream is capturing a CUDA graph."""
         s = self.cp.cuda.get_current_stream()
         return bool(getattr(s, "is_capturing", lambda: False)())
-
-    def empty(self, shape, dtype, device):
-        with self.cp.cuda.Device(device):
-            return self.cp.empty(shape, dtype=dtype)
 
     def zeros(self, shape, dtype, device):
         with self.cp.cuda.Device(device):

@@ -64,15 +64,15 @@ _protos = {
     "sk_bincount": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up]),
     "sk_bincount_capped": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up, _pi64]),
 }
-for _name, (_res, _args) in _protos.items():
 # The entries by their short names ("scan" for sk_scan), prototypes set once: a call looks its
 # function up in this dict and nothing else.
 _fns = {}
+for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
-
     _fns[_name[3:]] = _f
+
 
 def call(name, *args):
     """Calls sk_<name>(*args) and raises the matching Python exception on failure."""
