@@ -33,9 +33,7 @@ std::vector<compaction_result> select(nccl_communicator& c, std::span<const devi
                                       std::span<const device_shard<T>> out, Pred pred, bool keep,
                                       const scankit::cuda::compact_config& cfg) {
   const char* where = keep ? "scankit::dist::select_if" : "scankit::dist::remove_if";
-  c.check_usable(where);
-  check_shard_count(c, in.size(), "input shards", where);
-  check_shard_count(c, out.size(), "output shards", where);
+  check_call(c, in.size(), out.size(), where);
   signature sig(keep ? "select_if" : "remove_if");
   sig.add_type<T>();
   sig.add_type<Pred>();
@@ -66,9 +64,7 @@ std::vector<partition_result> partition(nccl_communicator& c, std::span<const de
                                         std::span<const device_shard<T>> out, Pred pred, rejected_order order,
                                         const scankit::cuda::compact_config& cfg) {
   constexpr const char* where = "scankit::dist::partition";
-  c.check_usable(where);
-  check_shard_count(c, in.size(), "input shards", where);
-  check_shard_count(c, out.size(), "output shards", where);
+  check_call(c, in.size(), out.size(), where);
   struct payload {
     std::int64_t selected, size;
   };
@@ -116,9 +112,7 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
   static_assert(std::is_trivially_copyable_v<T>, "distributed unique exchanges boundary items as bytes");
   static_assert(sizeof(T) <= 16, "the GPU unique exchanges boundary items of at most 16 bytes");
   constexpr const char* where = "scankit::dist::unique";
-  c.check_usable(where);
-  check_shard_count(c, in.size(), "input shards", where);
-  check_shard_count(c, out.size(), "output shards", where);
+  check_call(c, in.size(), out.size(), where);
   struct payload {
     std::int64_t count, size;
     T first, last;

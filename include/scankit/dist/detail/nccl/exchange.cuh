@@ -58,6 +58,14 @@ inline void check_shard_count(const nccl_communicator& c, std::size_t count, con
                            std::to_string(c.local_count()) + " local ranks");
 }
 
+/// The checks every operation on shards starts with: a usable communicator, one input and one
+/// output shard per local rank.
+inline void check_call(nccl_communicator& c, std::size_t inputs, std::size_t outputs, const char* operation) {
+  c.check_usable(operation);
+  check_shard_count(c, inputs, "input shards", operation);
+  check_shard_count(c, outputs, "output shards", operation);
+}
+
 /// Copies the host part of a local rank's call record to the device, where the rank's kernels
 /// may then fill the payload; returns the device record.
 inline call_record* stage_record(nccl_local_rank& l, const call_record& host_part, const char* operation) {

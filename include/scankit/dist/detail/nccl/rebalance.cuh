@@ -59,9 +59,7 @@ std::vector<std::int64_t> rebalance(nccl_communicator& c, std::span<const device
                                     std::span<const device_shard<T>> out) {
   static_assert(std::is_trivially_copyable_v<T>, "rebalancing moves items as bytes");
   constexpr const char* where = "scankit::dist::rebalance";
-  c.check_usable(where);
-  check_shard_count(c, in.size(), "input shards", where);
-  check_shard_count(c, out.size(), "output shards", where);
+  check_call(c, in.size(), out.size(), where);
   signature sig("rebalance");
   sig.add_type<T>();
 

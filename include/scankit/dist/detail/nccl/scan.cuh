@@ -34,9 +34,7 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
   static_assert(std::is_trivially_copyable_v<T>, "distributed scans exchange items as bytes");
   static_assert(sizeof(T) <= record_payload_bytes, "the GPU scan exchanges rank totals of at most 48 bytes");
   constexpr const char* where = "scankit::dist::scan";
-  c.check_usable(where);
-  check_shard_count(c, in.size(), "input shards", where);
-  check_shard_count(c, out.size(), "output shards", where);
+  check_call(c, in.size(), out.size(), where);
   signature sig("scan");
   sig.add_type<Op>();
   sig.add_value(kind);
