@@ -55,6 +55,33 @@ def _numpy_edges(a, bins, rng):
     return first, last, edges
 
 
+# (sample dtype, bins, range with its types) -> _even_bins' result for a given range: a script
+# that histograms with one range again and again computes numpy's edges once.
+_EVEN_BINS_CACHE = {}
+_EVEN_BINS_CACHE_SIZE = 64
+
+
+def _even_bins(a, nb, rng, st):
+    """(first, last, edges, mode): _numpy_edges and _edge_arithmetic, remembered for a range."""
+    key = None
+    if rng is not None:
+        try:
+            lo, hi = rng
+            key = (a.dtype, st, nb, type(lo), lo, type(hi), hi)
+            hash(key)
+        except (TypeError, ValueError):
+            key = None
+    if key is not None and key in _EVEN_BINS_CACHE:
+        return _EVEN_BINS_CACHE[key]
+    first, last, edges = _numpy_edges(a, nb, rng)
+    got = (first, last, edges, _edge_arithmetic(edges, first, last, nb, st))
+    if key is not None:
+        if len(_EVEN_BINS_CACHE) >= _EVEN_BINS_CACHE_SIZE:
+            _EVEN_BINS_CACHE.clear()
+        _EVEN_BINS_CACHE[key] = got
+    return got
+
+
 def _edge_arithmetic(edges, first, last, bins, st):
     """0 when numpy computed the edges in double (numpy_bins.hpp's default), 1 when in float32
     (numpy 2 with float32 bounds), None when neither reproduces them bit for bit."""
@@ -103,14 +130,17 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
             raise TypeError("histogram: bins must be an integer or a sequence of edges") from None
         if nb < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        first, last, edges = _numpy_edges(a, nb, range)
-        mode = _edge_arithmetic(edges, first, last, nb, st)
+        first, last, edges, mode = _even_bins(a, nb, range, st)
         if mode is not None:
+            # The edges go to the device ahead of the count: a blocking copy there waits for
+            # nothing of this call.
+            d_edges = ops.from_numpy(edges.copy(), a.device)
             counts = ops.empty((nb,), "int64", a.device)
             _capi.call("histogram_even", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
                        first, last, mode, alg, stream(a))
-            return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(edges, a.device))
+            return ops.wrap_result(counts), ops.wrap_result(d_edges)
         # Edges neither arithmetic gives (float16 samples, say): count between numpy's edges.
+        edges = edges.copy()
         level, samples, st = _levels(a, samples, st, edges)
         counts = ops.empty((nb,), "int64", a.device)
         d_edges = ops.from_numpy(level, a.device)

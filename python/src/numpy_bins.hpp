@@ -13,6 +13,7 @@
 // numpy's bin.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -99,30 +100,45 @@ struct numpy_even_bins {
   }
 };
 
-/// The same bins for float32 samples in float32 arithmetic alone: bin = min(B - 1,
-/// floor((x - lo) * scale)), two float operations and a floor, where numpy_even_bins spends
-/// about six double operations and six conversions per sample (conversions run at a quarter of
-/// the float rate on the GPU, which left the counting kernel compute-bound at 2.4x the time
-/// of a read). It is exact only for some ranges and bin counts, so `verify` checks it against
-/// numpy_even_bins on the host and the caller keeps numpy_even_bins where it fails.
+/// The same bins for float32 samples, mostly in float32 arithmetic: t = (x - lo) * scale, two
+/// float operations, and bin floor(t) wherever t's fractional part lies in [frac_lo, frac_hi];
+/// only samples next to an edge (a fraction of the bins' width of about the rounding error of
+/// t) take numpy_even_bins' arithmetic. numpy_even_bins alone spends about six double
+/// operations and six conversions per sample (an SM converts 16 values per clock against 128
+/// float operations), which left the counting kernel compute-bound at 2.4x the time of a read.
+/// `make` derives the two bounds on the host from t at every edge, so that the float32 answer is
+/// numpy's bin wherever it is taken, and refuses ranges where it would rarely be taken.
 struct numpy_even_bins_f32 {
   int num_bins = 1;
   float lo = 0, hi = 1, scale = 1;
+  float frac_lo = 0, frac_hi = 1;
+  numpy_even_bins<float> exact;
+
+  SCANKIT_HD float position(float x) const {
+    return numpy_even_bins<float>::mulf(sub(x, lo), scale);
+  }
 
   SCANKIT_HD int operator()(float x) const {
     if (!(x >= lo && x <= hi)) return -1;  // NaN fails here
-    const float t = numpy_even_bins<float>::mulf(sub(x, lo), scale);
-    const int b = floor_small(t);
-    return b < num_bins - 1 ? b : num_bins - 1;
+    const float t = position(x);
+    int b;
+    const float whole = floor_small(t, b);
+    const float frac = sub(t, whole);  // exact
+    if (frac >= frac_lo && frac <= frac_hi) return b < num_bins - 1 ? b : num_bins - 1;
+    return exact(x);
   }
 
-  /// floor(t) for 0 <= t < 2^23 (t is never negative here: x >= lo): adding 2^23 rounded
-  /// down leaves floor(t) in the low mantissa bits, a full-rate add instead of a conversion.
-  SCANKIT_HD static int floor_small(float t) {
+  /// floor(t) as a float, and as an int in b, for 0 <= t < 2^23 (t is never negative here: x
+  /// >= lo): adding 2^23 rounded down leaves floor(t) in the low mantissa bits, a full-rate add
+  /// where a conversion would run at a quarter of the rate.
+  SCANKIT_HD static float floor_small(float t, int& b) {
 #if defined(__CUDA_ARCH__)
-    return __float_as_int(__fadd_rd(t, 8388608.0f)) - 0x4B000000;
+    const float m = __fadd_rd(t, 8388608.0f);
+    b = __float_as_int(m) - 0x4B000000;
+    return __fsub_rn(m, 8388608.0f);
 #else
-    return static_cast<int>(t);
+    b = static_cast<int>(t);
+    return static_cast<float>(b);
 #endif
   }
   SCANKIT_HD static float sub(float a, float b) {
@@ -133,67 +149,65 @@ struct numpy_even_bins_f32 {
 #endif
   }
 
-  /// Most bins `verify` checks (4 evaluations of each bin function per bin, on every call).
+  /// Most bins `make` takes (it evaluates t and numpy's estimate a few times per bin, on the
+  /// host, once per range: make_cached).
   static constexpr int max_bins = 1 << 16;
+  /// `make` refuses bounds that would send more than about a quarter of the samples to the
+  /// double arithmetic.
+  static constexpr double max_margin = 0.125;
 
-  /// Whether every float32 x counts in the same bin by `fast` as by `ref` (both -1 outside the
-  /// range). Both are monotone step functions of x over [lo, hi] in the cases accepted here, so
-  /// they agree everywhere when they agree at the two ends of every bin:
-  /// - the edges E[i] = ref.edge(i) increase strictly, so the x with E[i] <= x < E[i+1] (the
-  ///   last bin: E[B-1] <= x <= hi) form the interval [E[i], prev(E[i+1])];
-  /// - ref's estimate is monotone (a rounded subtraction and multiplication by a positive
-  ///   factor, truncated, clamped); within one of bin i at both ends of its interval, it is
-  ///   within one of i inside it, and then ref's correction by one against the edges gives i;
-  /// - fast is monotone likewise (float subtraction, multiplication by scale > 0, floor,
-  ///   clamp): equal to i at both ends, it is i inside.
-  static bool verify(const numpy_even_bins_f32& fast, const numpy_even_bins<float>& ref) {
+  /// The float32 bins for ref's range, when they can be numpy's. Why the result is exact, with
+  /// E[i] = ref.edge(i) and t(x) = position(x), both monotone in x:
+  /// - numpy's bin of x is the i with E[i] <= x < E[i+1] (the last bin: x <= hi) when the edges
+  ///   increase strictly and numpy's estimate is within one of that i (then its correction by
+  ///   one against the edges lands on i). The estimate is monotone in x (a rounded
+  ///   subtraction, a multiplication by a positive factor, truncation, clamping), so checking it
+  ///   at both ends [E[i], prev(E[i+1])] of every bin checks it for every x.
+  /// - floor(t(x)) = k with a fractional part >= frac_lo means t(x) >= k + frac_lo; every x <
+  ///   E[i] has t(x) <= t(prev(E[i])) < i + frac_lo, so k >= i implies x >= E[i]. Likewise
+  ///   t(E[i]) > i - 1 + frac_hi means k <= i - 1 with a fractional part <= frac_hi implies x <
+  ///   E[i]. Together: x in [E[k], E[k+1]), numpy's bin k (clamped to the last bin at hi).
+  static bool make(const numpy_even_bins<float>& ref, numpy_even_bins_f32& out) {
     const int nb = ref.num_bins;
-    if (nb < 1 || nb > max_bins || fast.num_bins != nb) return false;
-    if (fast.lo != ref.lo || fast.hi != ref.hi || !(fast.scale > 0) || !std::isfinite(fast.scale))
-      return false;
+    if (nb < 1 || nb > max_bins) return false;
     if (!(ref.lo < ref.hi) || !std::isfinite(ref.lo) || !std::isfinite(ref.hi)) return false;
-    // t = (x - lo) * scale must stay below 2^23 for floor_small.
-    if (!(static_cast<double>(ref.hi - ref.lo) * fast.scale < 4194304.0)) return false;
+    numpy_even_bins_f32 f;
+    f.num_bins = nb;
+    f.lo = ref.lo;
+    f.hi = ref.hi;
+    f.exact = ref;
+    f.scale = static_cast<float>(static_cast<double>(nb) / (static_cast<double>(ref.hi) - ref.lo));
+    if (!(f.scale > 0) || !std::isfinite(f.scale)) return false;
+    // t stays below 2^23 for floor_small.
+    if (!(static_cast<double>(f.position(ref.hi)) < 4194304.0)) return false;
     constexpr float down = -std::numeric_limits<float>::infinity();
-    float begin = ref.lo;  // E[0] is lo itself
-    if (ref.edge(0) != begin) return false;
+    if (ref.edge(0) != ref.lo) return false;
+    double below = -1.0, at = 2.0;  // max of t(prev(E[i])) - i, min of t(E[i]) - (i - 1)
+    float begin = ref.lo;
     for (int i = 0; i < nb; ++i) {
       const float next = ref.edge(i + 1);
       if (!(next > begin)) return false;
       const float end = i + 1 == nb ? ref.hi : std::nextafter(next, down);
-      if (!(end >= begin)) return false;
       for (const float x : {begin, end}) {
         const int e = ref.estimate(x);
-        if (e < i - 1 || e > i + 1 || ref(x) != i || fast(x) != i) return false;
+        if (e < i - 1 || e > i + 1 || ref(x) != i) return false;
+      }
+      if (i + 1 < nb) {
+        below = std::max(below, static_cast<double>(f.position(end)) - (i + 1));
+        at = std::min(at, static_cast<double>(f.position(next)) - i);
       }
       begin = next;
     }
+    // frac_lo: the smallest float above `below` (at least 0); frac_hi: the largest below `at`.
+    float fl = std::max(0.0f, static_cast<float>(below));
+    while (!(static_cast<double>(fl) > below)) fl = std::nextafter(fl, 2.0f);
+    float fh = std::min(1.0f, static_cast<float>(at));
+    while (!(static_cast<double>(fh) < at)) fh = std::nextafter(fh, -1.0f);
+    if (fl > max_margin || fh < 1.0 - max_margin) return false;
+    f.frac_lo = fl;
+    f.frac_hi = fh;
+    out = f;
     return true;
-  }
-
-  /// The float32 bins for ref's range, if one of a few scales near B / (hi - lo) gives exactly
-  /// ref's bins (the nearest one nearly always does where the edges are exact in float32).
-  static bool make(const numpy_even_bins<float>& ref, numpy_even_bins_f32& out) {
-    numpy_even_bins_f32 f;
-    f.num_bins = ref.num_bins;
-    f.lo = ref.lo;
-    f.hi = ref.hi;
-    const float nearest = static_cast<float>(static_cast<double>(ref.num_bins) /
-                                             (static_cast<double>(ref.hi) - ref.lo));
-    if (!(nearest > 0) || !std::isfinite(nearest)) return false;
-    float up = nearest, dn = nearest;
-    for (int k = 0; k < 3; ++k) {
-      for (const float s : {up, dn}) {
-        f.scale = s;
-        if (verify(f, ref)) {
-          out = f;
-          return true;
-        }
-      }
-      up = std::nextafter(up, std::numeric_limits<float>::infinity());
-      dn = std::nextafter(dn, 0.0f);
-    }
-    return false;
   }
 
   /// make() for numpy_even_bins<float>::make(num_bins, lower, upper, float_edges), remembering
