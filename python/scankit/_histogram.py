@@ -200,8 +200,8 @@ _MAX_BINCOUNT_CAPACITY = (1 << 24) - 2
 
 def _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm):
     """numpy.bincount in one pass over the keys on the GPU when they all lie below capacity
-    (None otherwise, then the caller counts again); negative keys raise ValueError. The
-    result is a view of the count buffer (capacity + 5 counters)."""
+    (None otherwise, then the caller counts again; False for negative keys). The result is a
+    view of the count buffer (capacity + 5 counters)."""
     ops = a.ops
     counts = ops.empty((capacity + 5,), "int64", a.device)
     summary = (ctypes.c_int64 * 3)()
@@ -209,7 +209,7 @@ def _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm):
                _capi.algo(algorithm), stream(a), summary)
     negative, above, largest = summary[0], summary[1], summary[2]
     if negative > 0:
-        raise ValueError("'list' argument must have no negative elements")
+        return False
     if above > 0:
         return None
     return counts[: max(largest + 1, minlength)]
@@ -251,7 +251,16 @@ def bincount(x, minlength=0, *, length=None, algorithm=None):
         if a.device >= 0:
             capacity = max(minlength, _BINCOUNT_CAPACITY.get(st, _BINCOUNT_CAPACITY[None]))
             if capacity <= _MAX_BINCOUNT_CAPACITY:
-                got = _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm)
+                try:
+                    got = _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm)
+                except ValueError:
+                    # A forced shared-memory layout that cannot hold the capacity's bins: count
+                    # with the maximum's (an unknown name fails there too).
+                    if algorithm is None:
+                        raise
+                    got = None
+                if got is False:
+                    raise ValueError("'list' argument must have no negative elements")
                 if got is not None:
                     return ops.wrap_result(got)
         lo, hi = ops.minmax(samples)
