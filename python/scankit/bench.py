@@ -286,15 +286,57 @@ def main(argv=None):
     p.add_argument("--log2n", type=int, default=None, help="log2 of the item count (default 28 GPU, 27 CPU)")
     p.add_argument("--reps", type=int, default=10, help="timed runs per row (the median is shown)")
     p.add_argument("--cpu", action="store_true", help="the CPU rows (NumPy arrays), also with a GPU")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON (tools/perf-report renders them)")
+    p.add_argument("--commit", help="the source commit, recorded in the JSON")
     args = p.parse_args(argv)
+    if args.json:
+        open(args.json, "w").close()  # an unwritable path fails before any work
     gpu = not args.cpu and scankit.built_with_cuda() and scankit.device_count() > 0
+    log2n = args.log2n or (28 if gpu else 27)
     if gpu:
-        gpu_rows(args.log2n or 28, args.reps)
+        rows = gpu_rows(log2n, args.reps)
     else:
         if not args.cpu:
             print("no GPU for scankit here: the CPU rows")
-        cpu_rows(args.log2n or 27, args.reps)
+        rows = cpu_rows(log2n, args.reps)
+    if args.json:
+        _write_json(args.json, gpu, log2n, args.reps, rows, args.commit)
     return 0
+
+
+def _write_json(path, gpu, log2n, reps, rows, commit):
+    import datetime
+    import json
+    import os
+    import platform
+
+    libraries = {"scankit": scankit.__version__, "numpy": np.__version__}
+    cpu = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    device = f"{cpu}, {os.cpu_count()} CPUs"
+    if gpu:
+        for lib in ("torch", "cupy"):
+            try:
+                libraries[lib] = __import__(lib).__version__
+            except ImportError:
+                pass
+        try:
+            import torch
+
+            device = torch.cuda.get_device_name()
+        except Exception:  # noqa: BLE001 - CuPy alone names the device
+            import cupy
+
+            device = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    meta = {"backend": "GPU" if gpu else "CPU backend", "device": device, "log2n": log2n, "reps": reps,
+            "libraries": libraries, "commit": commit, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    out = [{"work": w, "scankit_ms": mine, "baselines": [{"name": b, "ms": ms} for b, ms in base]} for w, mine, base in rows]
+    with open(path, "w") as f:
+        json.dump({"meta": meta, "rows": out}, f, indent=1)
 
 
 if __name__ == "__main__":
