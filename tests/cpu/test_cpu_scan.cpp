@@ -9,10 +9,12 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -367,6 +369,29 @@ TEST(CpuScan, DefaultTuningStreamsLargeOutputs) {
   const auto t1 = cpu::scan_parallel(in.data(), out.data() , n, sum<std::int32_t>{}, scan_kind::inclusive, 17);
   EXPECT_EQ(t0, t1);
   EXPECT_TRUE(out == ref);
+}
+
+TEST(CpuScan, StreamedOutputTouchedFirstOrNot) {
+  // Streaming scans first touch the output's pages (touch_output); into memory nobody has
+  // written yet, at sizes that end mid-page, with one thread and several, and without it.
+  for (const std::int64_t n : {std::int64_t{70001}, (std::int64_t{1} << 20) + 3, std::int64_t{1} << 21}) {
+    const auto in = test::random_values<std::int64_t>(n, "sum");
+    std::vector<std::int64_t> ref(in.size());
+    const auto t0 = cpu::scan_serial(in.data(), ref.data(), n, sum<std::int64_t>{}, scan_kind::exclusive, 5);
+    for (bool touch : {true, false})
+      for (int threads : {1, 2, 5}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n << ", touch " << touch << ", " << threads << " threads");
+        std::unique_ptr<std::int64_t[]> fresh(new std::int64_t[static_cast<std::size_t>(n)]);
+        std::int64_t t1 = 0;
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+          t1 = cpu::scan_parallel(in.data(), fresh.get(), n, sum<std::int64_t>{}, scan_kind::exclusive, 5,
+                                  {.serial_cutoff = 0, .stores = cpu::store_policy::streaming, .touch_output = touch});
+        });
+        EXPECT_EQ(t0, t1);
+        ASSERT_TRUE(std::equal(ref.begin(), ref.end(), fresh.get()));
+      }
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -100,6 +100,38 @@ TYPED_TEST(CpuSort, ArgsortPermutes) {
     }
 }
 
+/// detail::radix_sort out of place: from a separate, unchanged input into the output arrays,
+/// pairs and keys only, against the serial reference `want` (the keys of `input` sorted, at
+/// the same shift).
+template <class K, class V>
+void check_out_of_place(const std::vector<K>& input, const std::vector<K>& want, const sort_options& opts,
+                        bool write_combining, int shift, const cpu::detail::hybrid_params& hp,
+                        cpu::sort_workspace* ws = nullptr) {
+  SCOPED_TRACE("out of place");
+  const auto n = static_cast<std::int64_t>(input.size()) - shift;
+  const auto in_k = input;
+  const auto in_v = index_values<V>(n + shift);
+  auto want_k = input;
+  auto want_v = in_v;
+  cpu::sort_pairs_serial(want_k.data() + shift, want_v.data() + shift, n, opts);
+  ASSERT_TRUE(bitwise_equal(want, want_k));
+  std::vector<K> out_k(static_cast<std::size_t>(n + shift), K{});
+  auto out_v = index_values<V>(n + shift);
+  std::fill(out_k.begin(), out_k.end(), input.empty() ? K{} : input.back());
+  cpu::detail::radix_sort(in_k.data() + shift, in_v.data() + shift, out_k.data() + shift, out_v.data() + shift, n,
+                          opts, "test", ws, write_combining, hp);
+  ASSERT_TRUE(bitwise_equal(input, in_k));  // the input is only read
+  ASSERT_TRUE(bitwise_equal(std::vector<K>(want_k.begin() + shift, want_k.end()),
+                            std::vector<K>(out_k.begin() + shift, out_k.end())));
+  ASSERT_TRUE(bitwise_equal(std::vector<V>(want_v.begin() + shift, want_v.end()),
+                            std::vector<V>(out_v.begin() + shift, out_v.end())));
+  std::vector<K> only(static_cast<std::size_t>(n + shift), K{});
+  cpu::detail::radix_sort(in_k.data() + shift, static_cast<const int*>(nullptr), only.data() + shift,
+                          static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hp);
+  ASSERT_TRUE(bitwise_equal(std::vector<K>(want_k.begin() + shift, want_k.end()),
+                            std::vector<K>(only.begin() + shift, only.end())));
+}
+
 // Many chunks, whatever this machine's core count (13 and 16 workers), against the serial
 // reference, with the scatter's write-combining on and off. The arrays start on an
 // allocation or one item past it (`shift`), so the 64-byte output lines fall differently
@@ -123,6 +155,7 @@ void check_chunked(std::int64_t n, key_pattern p, const sort_options& opts, bool
   cpu::sort_keys_serial(want_only.data() + shift, n, opts);
   cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", nullptr, write_combining);
   ASSERT_TRUE(bitwise_equal(want_only, only));
+  check_out_of_place<K, V>(make_keys<K>(n + shift, p), want_only, opts, write_combining, shift, {});
 }
 
 TEST(CpuSortChunks, ManyChunksWithAndWithoutWriteCombining) {
@@ -265,6 +298,7 @@ void check_hybrid(const std::vector<K>& input, const sort_options& opts, bool wr
   auto only = input;
   cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hp);
   ASSERT_TRUE(bitwise_equal(want_k, only));
+  check_out_of_place<K, V>(input, want_k, opts, write_combining, shift, hp, ws);
 }
 
 constexpr cpu::detail::hybrid_params always_hybrid{.min_bytes = 0, .leaf_bytes = std::int64_t{8} << 20};
@@ -498,6 +532,49 @@ TEST(CpuSortOrder, SignedIntegers) {
   std::vector<std::int16_t> k{5, -3, 32767, -32768, 0, -1};
   sort_keys(k);
   EXPECT_EQ(k, (std::vector<std::int16_t>{-32768, -3, -1, 0, 5, 32767}));
+}
+
+// The public out-of-place calls at the usual sizes, around the hybrid's threshold included;
+// in == out sorts in place.
+TEST(CpuSortOutOfPlace, PublicCalls) {
+  auto sizes = sort_sizes();
+  const std::int64_t at = cpu::detail::hybrid_params{}.min_bytes / 4;
+  for (std::int64_t n : {at - 1, at, at + 4099}) sizes.push_back(n);
+  cpu::sort_workspace ws;
+  for (auto n : sizes)
+    for (bool desc : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << (desc ? ", descending" : ""));
+      const sort_options opts{.descending = desc};
+      const auto in = make_keys<std::int32_t>(n, key_pattern::random);
+      auto want = in;
+      auto want_v = index_values<std::int64_t>(n);
+      cpu::sort_pairs_serial(want.data(), want_v.data(), n, opts);
+      std::vector<std::int32_t> out(static_cast<std::size_t>(n), 7);
+      cpu::sort_keys_parallel(in.data(), out.data(), n, opts);
+      ASSERT_TRUE(bitwise_equal(want, out));
+      std::fill(out.begin(), out.end(), 7);
+      cpu::sort_keys_parallel(in.data(), out.data(), n, ws, opts);
+      ASSERT_TRUE(bitwise_equal(want, out));
+      const auto in_v = index_values<std::int64_t>(n);
+      std::vector<std::int64_t> out_v(static_cast<std::size_t>(n), -1);
+      std::fill(out.begin(), out.end(), 7);
+      cpu::sort_pairs_parallel(in.data(), in_v.data(), out.data(), out_v.data(), n, opts);
+      ASSERT_TRUE(bitwise_equal(want, out));
+      ASSERT_TRUE(bitwise_equal(want_v, out_v));
+      auto same = in;
+      cpu::sort_keys_parallel(same.data(), same.data(), n, opts);
+      ASSERT_TRUE(bitwise_equal(want, same));
+    }
+}
+
+TEST(CpuSortOutOfPlace, OverlapThrowsBeforeWriting) {
+  std::vector<std::uint32_t> k{5, 4, 3, 2, 1, 0};
+  const auto copy = k;
+  EXPECT_THROW(cpu::sort_keys_parallel(k.data(), k.data() + 1, 4), invalid_argument);
+  std::vector<int> v{0, 1, 2, 3, 4, 5}, w(6);
+  EXPECT_THROW(cpu::sort_pairs_parallel(k.data(), v.data(), k.data(), w.data(), 6), invalid_argument);
+  EXPECT_THROW(cpu::sort_keys_parallel(static_cast<const std::uint32_t*>(nullptr), k.data(), 3), invalid_argument);
+  EXPECT_EQ(k, copy);
 }
 
 TEST(CpuSortArgs, BadArgumentsThrowBeforeWriting) {

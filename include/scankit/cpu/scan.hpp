@@ -108,6 +108,9 @@ struct parallel_scan_config {
   std::int64_t block_bytes = default_block_bytes;      // bytes of items per block (>= 1)
   std::int64_t serial_cutoff = default_serial_cutoff;  // n below this runs serially
   store_policy stores = store_policy::automatic;
+  /// With streaming stores, first touch the output's pages in parallel, one contiguous
+  /// range per thread (see touch_pages).
+  bool touch_output = true;
 };
 
 /// Items per block of scan_parallel for item type T under `cfg`.
@@ -307,6 +310,16 @@ value_t<Op> scan_block_streaming(const value_t<Op>* in, value_t<Op>* out, std::i
   w.finish();
   return carry;
 }
+
+/// Touches every 4 KiB page of [p, p + bytes) with a one-byte read-modify-write of its own
+/// value (one write fault, where a read then a write would fault twice), each thread a
+/// contiguous range. The scan writes its output in block order, every thread within a few
+/// blocks of the others: on an output that nobody has written yet (a fresh NumPy array) all
+/// of them then fault the same huge page, which one thread clears while the others wait, and
+/// the kernel's clearing of the whole output runs on one thread at a time. Touched first by
+/// ranges, the pages are cleared by all threads at once. On pages already in memory a touch
+/// costs one cache line in 64. The caller owns the bytes (nothing else reads or writes them).
+inline void touch_pages(void* p, std::int64_t bytes, int threads);
 
 /// Happens-before edges around a TBB parallel region that race detectors can see.
 ///
@@ -550,6 +563,8 @@ value_t<Op> scan_parallel(const value_t<Op>* in, value_t<Op>* out, std::int64_t 
       in != out && (cfg.stores == store_policy::streaming ||
                     (cfg.stores == store_policy::automatic && bytes >= default_streaming_threshold));
 
+  if (streaming && cfg.touch_output)
+    detail::touch_pages(out, bytes, threads);
   detail::chained_scan<Op> s(in, out, n, block, op, kind, init, streaming);
   const auto workers = std::min<std::int64_t>(s.blocks, threads);
   if (workers <= 1) {
@@ -611,6 +626,32 @@ value_t<Op> tbb_parallel_scan(const value_t<Op>* in, value_t<Op>* out, std::int6
   const auto join_body = region.template get_body<1>();
   return tbb::parallel_scan(tbb::blocked_range<std::int64_t>(0, n), op.identity(), scan_body, join_body);
 }
+
+namespace detail {
+inline void touch_pages(void* p, std::int64_t bytes, int threads) {
+  constexpr std::int64_t page = 4096;
+  auto* b = static_cast<unsigned char*>(p);
+  const std::int64_t points = (bytes + page - 1) / page;  // b[i * page], and the last byte
+  auto touch = [b](std::int64_t i) { std::atomic_ref<unsigned char>(b[i]).fetch_or(0, std::memory_order_relaxed); };
+  struct range {
+    unsigned char* b;
+    void operator()(const tbb::blocked_range<std::int64_t>& r) const {
+      for (std::int64_t i = r.begin(); i < r.end(); ++i)
+        std::atomic_ref<unsigned char>(b[i * page]).fetch_or(0, std::memory_order_relaxed);
+    }
+  };
+  if (bytes <= 0) return;
+  if (threads <= 1) {
+    for (std::int64_t i = 0; i < points; ++i) touch(i * page);
+  } else {
+    fenced_region<range> region(range{b});
+    typename fenced_region<range>::scope open(region);
+    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, points, 64), region.template get_body<0>(),
+                      tbb::static_partitioner());
+  }
+  touch(bytes - 1);
+}
+}  // namespace detail
 
 /// memcpy with every thread of the current arena, one contiguous piece per thread (the
 /// bandwidth floor for the CPU scans in benchmarks). dst and src must not overlap.

@@ -76,6 +76,11 @@
 //     of the survey and the MSD pass. TBB hands the chunks out as workers come free.
 //   * sort_workspace keeps the scratch buffer and the bucket buffers between calls; without
 //     one each call allocates (and page-faults) its own.
+//   * Out of place (sort_keys_parallel(in, out, n)), the input is only read: the survey and
+//     the first pass read it, the hybrid's buckets land in the output and are sorted there in
+//     place, so it needs no scratch buffer of n items and no copy first (a bucket too big for
+//     one thread gets scratch of its own size); the LSD passes' first pass writes whichever
+//     array makes the last one end in the output.
 // Below 2^16 items the same algorithm runs with one chunk on the calling thread.
 #pragma once
 
@@ -464,16 +469,22 @@ class radix_sorter {
     return t;
   }
 
-  /// Sorts the n items of x by the passes t.active (t: the survey of x), with y (n items) as
-  /// scratch. The result ends in x when end_in_x, else in y.
-  void sort(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+  /// Sorts the n items of `from` by the passes t.active (t: the survey of from) into x when
+  /// end_in_x, else into y. `from` is only read; it is x itself, or a third array of n items.
+  /// y is scratch of n items; for an out-of-place sort that takes the hybrid (uses_hybrid) it
+  /// may be x itself, as the hybrid's bucket sorts run in place.
+  void sort(span from, span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
     if (t.active.empty()) {
-      if (!end_in_x) copy(x, y, n);
+      const span fin = end_in_x ? x : y;
+      if (from.k != fin.k) copy(from, fin, n);
       return;
     }
-    if (t.active.size() >= 2 && hybrid_size(n)) msd(x, y, n, t, end_in_x);
-    else lsd(x, y, n, t, end_in_x);
+    if (uses_hybrid(n, t)) msd(from, x, y, n, t, end_in_x);
+    else lsd(from, x, y, n, t, end_in_x);
   }
+
+  /// Whether sort() takes the MSD-first hybrid for these n items.
+  bool uses_hybrid(std::int64_t n, const tally& t) const { return t.active.size() >= 2 && hybrid_size(n); }
 
  private:
   /// A worker's buffers for the bucket sorts, reused from one bucket to the next so that they
@@ -653,34 +664,42 @@ class radix_sorter {
     });
   }
 
-  /// The chunked LSD sort: every active pass over the whole array, ping-ponging x and y.
-  void lsd(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
-    span src = x, dst = y;
+  /// The chunked LSD sort: every active pass over the whole array, ping-ponging x and y. A
+  /// first pass from a separate array writes the one of x and y that makes the last pass end
+  /// where the result belongs, so no copy follows.
+  void lsd(span from, span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+    const span fin = end_in_x ? x : y, other = end_in_x ? y : x;
+    const std::size_t r = t.active.size();
+    span src = from;
     // hist[c][d]: the count of the pass's digit d in chunk c, then (scanned) its first output.
     std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
-    for (const int p : t.active) {
-      histogram(t, src.k == x.k && p == t.active.front(), src.k, n, p, hist);
+    for (std::size_t q = 0; q < r; ++q) {
+      const int p = t.active[q];
+      const span dst = src.k == x.k ? y : src.k == y.k ? x : (r - 1 - q) % 2 == 0 ? fin : other;
+      histogram(t, q == 0, src.k, n, p, hist);  // the first pass reads what the survey read
       scan_hist(hist, t.chunks);
       scatter(src, dst, n, t.chunks, p, hist);
-      std::swap(src, dst);
+      src = dst;
     }
-    if ((src.k == x.k) != end_in_x) copy(src, dst, n);  // the result is in the other array
+    if (src.k != fin.k) copy(src, fin, n);  // the result is in the other array
   }
 
   /// The MSD-first hybrid: one chunked pass by the top active digit into y, then every
   /// bucket sorted by the lower digits on its own; see the design notes.
-  void msd(span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
+  /// With y == x (an out-of-place sort: from is another array), the buckets are sorted in
+  /// place in x, and only the rare buckets too big for one thread get scratch of their own.
+  void msd(span from, span x, span y, std::int64_t n, const tally& t, bool end_in_x) const {
     const int top = t.active.back();
     const std::vector<int> rest(t.active.begin(), t.active.end() - 1);
     std::vector<std::int64_t> hist(static_cast<std::size_t>(t.chunks * radix));
-    histogram(t, true, x.k, n, top, hist);
+    histogram(t, true, from.k, n, top, hist);
     std::array<std::int64_t, radix + 1> first{};  // bucket d: [first[d], first[d + 1])
     for (int d = 0; d < radix; ++d) {
       first[d + 1] = first[d];
       for (std::int64_t c = 0; c < t.chunks; ++c) first[d + 1] += hist[static_cast<std::size_t>(c * radix + d)];
     }
     scan_hist(hist, t.chunks);
-    scatter(x, y, n, t.chunks, top, hist);
+    scatter(from, y, n, t.chunks, top, hist);
 
     // A bucket one thread sorts must fit its buffers and, with several threads, hold at most
     // 1/(2 workers) of the items: then the slowest thread finishes within 1.5x of the mean.
@@ -688,6 +707,13 @@ class radix_sorter {
     std::int64_t leaf_max = std::clamp<std::int64_t>(hp_.leaf_bytes / item_bytes(), 1, std::int64_t{1} << 31);
     if (workers_ > 1) leaf_max = std::min(leaf_max, std::max(n / (2 * workers_), std::int64_t{1} << 16));
     const span dst = end_in_x ? x : y;
+    const bool in_place = y.k == x.k;
+    std::int64_t big = 0;  // the largest bucket sorted by every thread
+    for (int d = 0; d < radix; ++d) big = std::max(big, first[d + 1] - first[d] > leaf_max ? first[d + 1] - first[d] : 0);
+    raw_buffer<std::byte> own(in_place && big > 0 && ws_ == nullptr ? big * item_bytes() + 64 : 0);
+    std::byte* const spare = !in_place || big == 0 ? nullptr
+                             : ws_ != nullptr    ? ws_->scratch(static_cast<std::size_t>(big * item_bytes()) + 64)
+                                                 : own.get();
     std::vector<int> leaves;
     std::int64_t cap = 0;
     for (int d = 0; d < radix; ++d) {
@@ -699,7 +725,13 @@ class radix_sorter {
         continue;
       }
       const span yb = y.at(first[d]), xb = x.at(first[d]);
-      sort(yb, xb, m, survey(yb.k, m, rest), !end_in_x);
+      if (in_place) {
+        const std::size_t kb = line_round(static_cast<std::size_t>(m) * sizeof(K));
+        const span scratch{reinterpret_cast<K*>(spare), with_values_ ? reinterpret_cast<V*>(spare + kb) : nullptr};
+        sort(xb, xb, scratch, m, survey(xb.k, m, rest), true);
+      } else {
+        sort(yb, yb, xb, m, survey(yb.k, m, rest), !end_in_x);
+      }
     }
     if (leaves.empty()) return;
     // Largest first, each thread taking the next bucket when done with one: the small ones
@@ -854,27 +886,68 @@ class radix_sorter {
   std::int64_t workers_;
 };
 
-/// The radix sort proper; values may be nullptr (keys only).
+/// Copies n keys (and values, when `values`) from `in_keys`/`in_values` to `keys`/`values`
+/// unless they are the same arrays.
 template <class K, class V>
-void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
-                sort_workspace* ws = nullptr, bool write_combining = true, const hybrid_params& hp = {}) {
+void copy_unsorted(const K* in_keys, const V* in_values, K* keys, V* values, std::int64_t n) {
+  if (n <= 0) return;
+  if (in_keys != keys) parallel_copy(keys, in_keys, n * static_cast<std::int64_t>(sizeof(K)));
+  if (values != nullptr && in_values != values)
+    parallel_copy(values, in_values, n * static_cast<std::int64_t>(sizeof(V)));
+}
+
+/// The radix sort proper, from (in_keys, in_values) into (keys, values); values may be nullptr
+/// (keys only). The input arrays are only read; they are either the output arrays themselves
+/// (in place) or arrays that do not overlap them. Out of place, the hybrid needs no scratch
+/// buffer: its first pass moves the items from the input into their buckets in the output,
+/// and the buckets are sorted there (three reads and two writes of the items in all, against
+/// a copy and four reads and three writes in place).
+template <class K, class V>
+void radix_sort(const K* in_keys, const V* in_values, K* keys, V* values, std::int64_t n, const sort_options& opts,
+                const char* where, sort_workspace* ws = nullptr, bool write_combining = true,
+                const hybrid_params& hp = {}) {
   const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
-  if (n < 2 || begin == end) return;
+  if (n < 2 || begin == end) return copy_unsorted(in_keys, in_values, keys, values, n);
   using U = typename radix_traits<K>::bits_t;
   const digit_fn<K> digit{opts.descending ? static_cast<U>(~U{0}) : U{0}, begin, end};
   const int passes = (end - begin + radix_bits - 1) / radix_bits;
   const radix_sorter<K, V> sorter(digit, values != nullptr, write_combining, hp, ws);
   std::vector<int> all(static_cast<std::size_t>(passes));
   std::iota(all.begin(), all.end(), 0);
-  const auto t = sorter.survey(keys, n, all);
-  if (t.active.empty()) return;  // every compared bit is the same in every key
+  const auto t = sorter.survey(in_keys, n, all);
+  // Every compared bit the same in every key: the input is sorted.
+  if (t.active.empty()) return copy_unsorted(in_keys, in_values, keys, values, n);
 
+  using span = typename radix_sorter<K, V>::span;
+  const span from{const_cast<K*>(in_keys), values ? const_cast<V*>(in_values) : nullptr};  // only read
+  const span x{keys, values};
+  if (in_keys != keys && sorter.uses_hybrid(n, t)) return sorter.sort(from, x, x, n, t, true);
   const std::size_t kb = line_round(static_cast<std::size_t>(n) * sizeof(K));
   const std::size_t vb = values ? static_cast<std::size_t>(n) * sizeof(V) : 0;
   raw_buffer<std::byte> own(ws != nullptr ? 0 : static_cast<std::int64_t>(kb + vb));
   std::byte* const base = ws != nullptr ? ws->scratch(kb + vb) : own.get();
-  sorter.sort({keys, values}, {reinterpret_cast<K*>(base), values ? reinterpret_cast<V*>(base + kb) : nullptr}, n, t,
-              true);
+  sorter.sort(from, x, {reinterpret_cast<K*>(base), values ? reinterpret_cast<V*>(base + kb) : nullptr}, n, t, true);
+}
+
+/// The radix sort in place.
+template <class K, class V>
+void radix_sort(K* keys, V* values, std::int64_t n, const sort_options& opts, const char* where,
+                sort_workspace* ws = nullptr, bool write_combining = true, const hybrid_params& hp = {}) {
+  radix_sort<K, V>(keys, values, keys, values, n, opts, where, ws, write_combining, hp);
+}
+
+/// Rejects input and output arrays that overlap without being the same array.
+template <class K, class V>
+void check_sort_copy_args(const K* in_keys, const V* in_values, const K* keys, const V* values, bool with_values,
+                          std::int64_t n, const char* where) {
+  check_sort_args(keys, values, with_values, n, where);
+  check_sort_args(in_keys, in_values, with_values, n, where);
+  check_no_partial_overlap(in_keys, keys, n, sizeof(K), where);
+  if (with_values) {
+    check_no_partial_overlap(in_values, values, n, sizeof(V), where);
+    if ((in_keys == keys) != (in_values == values))
+      throw invalid_argument(std::string(where) + ": the keys and the values must both be sorted in place or both not");
+  }
 }
 
 /// The public parallel sorts: the arguments checked (nothing written when they are bad), then
@@ -946,6 +1019,35 @@ template <class K, class V>
 void sort_pairs_parallel(K* keys, V* values, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
   static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
   detail::checked_radix_sort(keys, values, true, n, opts, "scankit::cpu::sort_pairs_parallel", &ws);
+}
+
+/// Out of place: the n keys of `in` sorted into `out` (in is only read; out == in sorts in
+/// place; any other overlap throws). Faster than a copy and an in-place sort: large inputs
+/// need no scratch buffer and one pass less (see radix_sort).
+template <class K>
+void sort_keys_parallel(const K* in, K* out, std::int64_t n, const sort_options& opts = {}) {
+  constexpr const char* where = "scankit::cpu::sort_keys_parallel";
+  detail::check_sort_copy_args<K, int>(in, nullptr, out, nullptr, false, n, where);
+  detail::radix_sort<K, int>(in, nullptr, out, nullptr, n, opts, where);
+}
+
+/// sort_keys_parallel out of place, with scratch memory from `ws` when it needs any.
+template <class K>
+void sort_keys_parallel(const K* in, K* out, std::int64_t n, sort_workspace& ws, const sort_options& opts = {}) {
+  constexpr const char* where = "scankit::cpu::sort_keys_parallel";
+  detail::check_sort_copy_args<K, int>(in, nullptr, out, nullptr, false, n, where);
+  detail::radix_sort<K, int>(in, nullptr, out, nullptr, n, opts, where, &ws);
+}
+
+/// Out of place: the pairs (in_keys, in_values) sorted into (keys, values), as
+/// sort_keys_parallel(in, out, n): both inputs in place or both not.
+template <class K, class V>
+void sort_pairs_parallel(const K* in_keys, const V* in_values, K* keys, V* values, std::int64_t n,
+                         const sort_options& opts = {}) {
+  static_assert(std::is_trivially_copyable_v<V>, "sort values must be trivially copyable");
+  constexpr const char* where = "scankit::cpu::sort_pairs_parallel";
+  detail::check_sort_copy_args(in_keys, in_values, keys, values, true, n, where);
+  detail::radix_sort(in_keys, in_values, keys, values, n, opts, where);
 }
 
 /// The permutation that sorts `keys` (stably): keys[result[0]] is the smallest key.
