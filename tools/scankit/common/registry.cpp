@@ -1,5 +1,7 @@
 // The primitives of the CLI. Adding one: write <name>/primitive.cpp (see scan/primitive.cpp)
-// and list its factory here.
+// and list its factory here; in tools/CMakeLists.txt, list its command line's definitions in
+// SCANKIT_CLI_PARSE_SOURCES and its runners in SCANKIT_CLI_RUN_SOURCES (the fuzz target links
+// fuzz_runners.cpp in their place).
 #include "common/primitive.hpp"
 
 namespace scankit::tools {

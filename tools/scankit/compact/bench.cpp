@@ -43,12 +43,9 @@ namespace scankit::tools {
 
 namespace {
 
-constexpr const char* op_names[] = {"select_if", "remove_if", "select_flagged", "partition",
-                                    "unique",    "unique_count", "nonzero", nullptr};
-
 compact_op parse_op(const std::string& s) {
-  for (int i = 0; op_names[i]; ++i)
-    if (s == op_names[i]) return static_cast<compact_op>(i);
+  for (int i = 0; compact_op_names()[i]; ++i)
+    if (s == compact_op_names()[i]) return static_cast<compact_op>(i);
   throw invalid_argument("unknown --op " + s);
 }
 
@@ -63,16 +60,6 @@ struct row_spec {
 
 const char* group_of(row_kind k) {
   return k == row_kind::gpu ? "gpu" : (k == row_kind::cpu || k == row_kind::std_algo) ? "cpu" : "baseline";
-}
-
-std::vector<std::string> algo_list() {
-  std::vector<std::string> v;
-#ifdef SCANKIT_HAS_CUDA
-  for (auto a : cuda::all_compact_algorithms) v.emplace_back(cuda::name(a));
-#endif
-  for (auto a : cpu::all_compact_algorithms) v.emplace_back(cpu::name(a));
-  v.emplace_back("std");
-  return v;
 }
 
 std::vector<row_spec> select_rows(const std::string& algo, const std::string& compare, bool gpu,
@@ -519,7 +506,7 @@ std::vector<report_row> report_rows(const point_result& res, const std::string& 
     const bool cpu = row.spec.kind == row_kind::cpu || row.spec.kind == row_kind::std_algo;
     report_row r =
         to_report_row(row, row.spec.name, group_of(row.spec.kind), x, res.n, type, cpu ? res.cpu_copy_ms : res.copy_ms);
-    r.extra.update(nlohmann::json::object({{"op", op_names[static_cast<int>(pp.op)]},
+    r.extra.update(nlohmann::json::object({{"op", compact_op_names()[static_cast<int>(pp.op)]},
                                            {"count", res.count},
                                            {"moved_bytes", res.moved_bytes},
                                            {"block_size", pp.block_size},
@@ -575,12 +562,6 @@ void init_ctx(device_ctx& ctx, bool gpu) {
 }
 
 }  // namespace
-
-const char* const* compact_op_names() { return op_names; }
-
-std::string compact_algo_names() { return join(algo_list()); }
-
-std::string check_compact_algo_list(const std::string& s) { return check_name_list(s, algo_list()); }
 
 int run_compact_bench(const compact_bench_options& o) {
   const system_info sys = query_bench_system();
@@ -699,7 +680,7 @@ int run_compact_verify(const compact_verify_options& o) {
         ++failed;
         progress.clear();
         std::cout << fmt::format("FAIL case {}: op {} type {} n {} selectivity {} block {}: {}: {} {}\n", c,
-                                 op_names[static_cast<int>(pp.op)], type, n, selectivity_text(pp.selectivity),
+                                 compact_op_names()[static_cast<int>(pp.op)], type, n, selectivity_text(pp.selectivity),
                                  pp.block_size, row.spec.name, row.status, row.message);
       }
     }

@@ -32,18 +32,6 @@
 
 namespace scankit::tools {
 
-std::vector<std::string> histogram_type_names() { return names_of(all_htypes); }
-
-std::vector<std::string> histogram_algo_names() {
-  std::vector<std::string> v;
-#ifdef SCANKIT_HAS_CUDA
-  for (auto a : cuda::all_histogram_algorithms) v.emplace_back(cuda::name(a));
-#endif
-  v.emplace_back("cpu-serial");
-  v.emplace_back("cpu-parallel");
-  return v;
-}
-
 namespace {
 
 struct hrow {

@@ -27,14 +27,6 @@ namespace {
 /// pass by holding the previous run's value (0xA5...: no input family produces it).
 constexpr int poison_byte = 0xA5;
 
-struct cpu_row {
-  row_kind kind;
-  const char* name;
-};
-constexpr cpu_row cpu_rows[] = {{row_kind::cpu_serial, "cpu-serial"},
-                                {row_kind::cpu_parallel, "cpu-parallel"},
-                                {row_kind::cpu_tbb, "cpu-tbb"}};
-
 bool is_cpu(row_kind k) {
   return k == row_kind::cpu_serial || k == row_kind::cpu_parallel || k == row_kind::cpu_tbb;
 }
@@ -49,23 +41,6 @@ const char* group_name(row_kind k) {
     case row_kind::copy: return "baseline";
     default: return "cpu";
   }
-}
-
-std::vector<std::string> algo_names() {
-  std::vector<std::string> names;
-#ifdef SCANKIT_HAS_CUDA
-  for (auto a : cuda::all_scan_algorithms) names.emplace_back(cuda::name(a));
-#endif
-  for (const auto& c : cpu_rows) names.emplace_back(c.name);
-  return names;
-}
-
-std::vector<std::string> compare_names() {
-#ifdef SCANKIT_HAS_CUDA
-  return {"cub", "thrust", "copy"};
-#else
-  return {};
-#endif
 }
 
 std::vector<row_spec> select_rows(const std::vector<std::string>& algos,

@@ -24,6 +24,15 @@ struct row_spec {
   int gpu_algo = -1;  // index into scankit::cuda::all_scan_algorithms for row_kind::gpu
 };
 
+/// The CPU rows, in table order.
+struct cpu_row {
+  row_kind kind;
+  const char* name;
+};
+inline constexpr cpu_row cpu_rows[] = {{row_kind::cpu_serial, "cpu-serial"},
+                                       {row_kind::cpu_parallel, "cpu-parallel"},
+                                       {row_kind::cpu_tbb, "cpu-tbb"}};
+
 /// "gpu" (scankit's), "baseline" (CUB, Thrust, copy) or "cpu".
 const char* group_name(row_kind k);
 

@@ -29,8 +29,8 @@ namespace scankit::tools {
 
 namespace {
 
-const std::vector<std::string> gpu_rows{"onesweep", "lsd-reduce-then-scan", "split-1bit", "cub"};
-const std::vector<std::string> cpu_rows{"cpu-radix", "cpu-std-sort-par", "cpu-tbb-sort", "cpu-serial"};
+const std::vector<std::string> gpu_rows = sort_gpu_row_names();
+const std::vector<std::string> cpu_rows = sort_cpu_row_names();
 
 struct value16 {
   std::uint64_t a, b;
@@ -383,12 +383,6 @@ nlohmann::json params_json(const sort_common_options& o, const run_spec& s) {
 }
 
 }  // namespace
-
-std::vector<std::string> sort_row_names() {
-  std::vector<std::string> v = gpu_rows;
-  v.insert(v.end(), cpu_rows.begin(), cpu_rows.end());
-  return v;
-}
 
 int run_sort_bench(const sort_bench_options& o) {
   const system_info sys = query_bench_system();

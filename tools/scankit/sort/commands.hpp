@@ -43,7 +43,9 @@ int run_sort_bench(const sort_bench_options& o);
 int run_sort_sweep(const sort_sweep_options& o);
 int run_sort_verify(const sort_verify_options& o);
 
-/// Row names `--algo` accepts.
+/// Row names `--algo` accepts: the GPU rows, then the CPU rows (sort/names.cpp).
 std::vector<std::string> sort_row_names();
+std::vector<std::string> sort_gpu_row_names();
+std::vector<std::string> sort_cpu_row_names();
 
 }  // namespace scankit::tools
