@@ -73,9 +73,15 @@ def _cpu_time(f, reps):
     return _median(out)
 
 
+# Set by main() with --json: rows are written as they come, so a run cut short keeps them.
+_json_out = None
+
+
 def _row(rows, work, mine, baselines):
     rows.append((work, mine, [(name, ms) for name, ms in baselines if ms is not None]))
     _print_row(rows[-1])
+    if _json_out is not None:
+        _json_out(rows)
 
 
 def _fmt(ms):
@@ -289,18 +295,21 @@ def main(argv=None):
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON (tools/perf-report renders them)")
     p.add_argument("--commit", help="the source commit, recorded in the JSON")
     args = p.parse_args(argv)
-    if args.json:
-        open(args.json, "w").close()  # an unwritable path fails before any work
     gpu = not args.cpu and scankit.built_with_cuda() and scankit.device_count() > 0
     log2n = args.log2n or (28 if gpu else 27)
+    if args.json:
+        global _json_out
+        _json_out = lambda rows: _write_json(args.json, gpu, log2n, args.reps, rows, args.commit)  # noqa: E731
+        try:
+            _json_out([])  # an unwritable path fails before any work
+        except OSError as e:
+            p.error(f"--json {args.json}: {e.strerror}")
     if gpu:
-        rows = gpu_rows(log2n, args.reps)
+        gpu_rows(log2n, args.reps)
     else:
         if not args.cpu:
             print("no GPU for scankit here: the CPU rows")
-        rows = cpu_rows(log2n, args.reps)
-    if args.json:
-        _write_json(args.json, gpu, log2n, args.reps, rows, args.commit)
+        cpu_rows(log2n, args.reps)
     return 0
 
 
