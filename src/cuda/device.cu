@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -10,16 +11,41 @@
 
 namespace scankit::cuda::detail {
 
+namespace {
+
+/// known[key], computed by `compute` on first use and remembered: each driver query is made
+/// once per key (device, kernel, shape) instead of on every launch.
+template <class Key, class Value, class Compute>
+Value remembered(std::map<Key, Value>& known, std::mutex& lock, const Key& key, Compute&& compute) {
+  std::lock_guard<std::mutex> guard(lock);
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  const Value value = compute();
+  known.emplace(key, value);
+  return value;
+}
+
+/// cudaFuncGetAttributes of `kernel` on the current device.
+cudaFuncAttributes kernel_attributes(const void* kernel) {
+  static std::mutex lock;
+  static std::map<std::pair<const void*, int>, cudaFuncAttributes> known;
+  return remembered(known, lock, std::make_pair(kernel, current_device()), [&] {
+    cudaFuncAttributes attr{};
+    SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    return attr;
+  });
+}
+
+}  // namespace
+
 int device_attribute(cudaDeviceAttr attr) {
   static std::mutex lock;
   static std::map<std::pair<int, int>, int> known;  // (device, attribute) -> value
   const auto key = std::make_pair(current_device(), static_cast<int>(attr));
-  std::lock_guard<std::mutex> guard(lock);
-  if (auto it = known.find(key); it != known.end()) return it->second;
-  int value = 0;
-  SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
-  known.emplace(key, value);
-  return value;
+  return remembered(known, lock, key, [&] {
+    int value = 0;
+    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
+    return value;
+  });
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
@@ -45,54 +71,20 @@ void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
 }
 
 bool fits_shared_memory_impl(const void* kernel, std::size_t bytes) {
-  static std::mutex lock;
-  static std::map<std::pair<const void*, int>, std::size_t> known;  // (kernel, device) -> static bytes
-  const auto key = std::make_pair(kernel, current_device());
-  std::size_t static_bytes = 0;
-  {
-    std::lock_guard<std::mutex> guard(lock);
-    if (auto it = known.find(key); it != known.end()) {
-      static_bytes = it->second;
-    } else {
-      cudaFuncAttributes attr{};
-      SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-      static_bytes = attr.sharedSizeBytes;
-      known.emplace(key, static_bytes);
-    }
-  }
   const auto limit = static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  return static_bytes + bytes <= limit;
+  return kernel_attributes(kernel).sharedSizeBytes + bytes <= limit;
 }
 
 int blocks_per_sm_impl(const void* kernel, int threads, std::size_t dynamic_bytes) {
-  struct entry {
-    const void* kernel;
-    int device, threads;
-    std::size_t bytes;
-    int blocks;
-  };
   static std::mutex lock;
-  static std::vector<entry> known;
-  const int dev = current_device();
-  std::lock_guard<std::mutex> guard(lock);
-  for (const entry& e : known)
-    if (e.kernel == kernel && e.device == dev && e.threads == threads && e.bytes == dynamic_bytes) return e.blocks;
-  int blocks = 0;
-  SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_bytes));
-  known.push_back({kernel, dev, threads, dynamic_bytes, blocks});
-  return blocks;
+  static std::map<std::tuple<const void*, int, int, std::size_t>, int> known;  // (kernel, device, shape) -> blocks
+  return remembered(known, lock, std::make_tuple(kernel, current_device(), threads, dynamic_bytes), [&] {
+    int blocks = 0;
+    SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_bytes));
+    return blocks;
+  });
 }
 
-int kernel_arch_impl(const void* kernel) {
-  static std::mutex lock;
-  static std::map<std::pair<const void*, int>, int> known;  // (kernel, device) -> arch
-  const auto key = std::make_pair(kernel, current_device());
-  std::lock_guard<std::mutex> guard(lock);
-  if (auto it = known.find(key); it != known.end()) return it->second;
-  cudaFuncAttributes attr{};
-  SCANKIT_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-  known.emplace(key, attr.ptxVersion);
-  return attr.ptxVersion;
-}
+int kernel_arch_impl(const void* kernel) { return kernel_attributes(kernel).ptxVersion; }
 
 }  // namespace scankit::cuda::detail
