@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -190,29 +191,18 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
 }
 
 /// The stable sorting permutation: d_indices_out[i] is the input position of the i-th
-/// smallest key; d_keys_out receives the sorted keys. Workspace: sort_workspace_bytes(n,
-/// sizeof(K), 8, cfg).
-template <class K>
-void argsort(const K* d_keys_in, K* d_keys_out, std::int64_t* d_indices_out, std::int64_t n,
-             void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
-             const sort_options& opts = {}, const sort_config& cfg = {}) {
+/// smallest key; d_keys_out receives the sorted keys. Positions are std::int64_t, or
+/// std::uint32_t for n <= 2^32: each pass then moves 4 bytes of index per key instead of 8, and
+/// the first pass makes the positions itself. Workspace: sort_workspace_bytes(n, sizeof(K),
+/// sizeof(I), cfg).
+template <class K, class I>
+  requires std::same_as<I, std::int64_t> || std::same_as<I, std::uint32_t>
+void argsort(const K* d_keys_in, K* d_keys_out, I* d_indices_out, std::int64_t n, void* d_workspace,
+             std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
+             const sort_config& cfg = {}) {
   detail::sort_request r;
   r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
-  r.value_bytes = 8, r.index_values = true, r.n = n, r.workspace = d_workspace;
-  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
-  detail::sort_device<K>(r);
-}
-
-/// The stable sorting permutation as 32-bit positions (n <= 2^32): each pass moves 4 bytes of
-/// index per key instead of 8, and the first pass makes the positions itself. Workspace:
-/// sort_workspace_bytes(n, sizeof(K), 4, cfg).
-template <class K>
-void argsort(const K* d_keys_in, K* d_keys_out, std::uint32_t* d_indices_out, std::int64_t n,
-             void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
-             const sort_options& opts = {}, const sort_config& cfg = {}) {
-  detail::sort_request r;
-  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
-  r.value_bytes = 4, r.index_values = true, r.n = n, r.workspace = d_workspace;
+  r.value_bytes = sizeof(I), r.index_values = true, r.n = n, r.workspace = d_workspace;
   r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
   detail::sort_device<K>(r);
 }
