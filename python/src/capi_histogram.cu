@@ -16,7 +16,6 @@ void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64
                      std::int64_t bins, double lower, double upper, int mode, int algorithm,
                      cudaStream_t stream) {
   const bool float_edges = (mode & even_bins_float_edges) != 0;
-  require_type(dtype, histogram_types, "histogram");
   cuda::histogram_options opts;
   opts.algorithm = static_cast<cuda::histogram_algorithm>(algorithm);
   auto run = [&](auto tag) {
@@ -40,22 +39,7 @@ void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64
     cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, b, counts,
                                  static_cast<int>(bins), stream);
   };
-  switch (dtype) {
-    case SK_U8:
-      return run(std::type_identity<std::uint8_t>{});
-    case SK_U16:
-      return run(std::type_identity<std::uint16_t>{});
-    case SK_I32:
-      return run(std::type_identity<std::int32_t>{});
-    case SK_U32:
-      return run(std::type_identity<std::uint32_t>{});
-    case SK_I64:
-      return run(std::type_identity<std::int64_t>{});
-    case SK_F32:
-      return run(std::type_identity<float>{});
-    case SK_F64:
-      return run(std::type_identity<double>{});
-  }
+  visit_types<histogram_types>(dtype, "histogram", run);
 }
 
 void bincount_capped(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
@@ -73,23 +57,7 @@ void bincount_capped(int dtype, const void* samples, std::int64_t n, std::uint64
     cuda::bincount_capped(static_cast<const T*>(samples), n, counts, capacity, d_summary, stream,
                           opts);
   };
-  switch (dtype) {
-    case SK_U8:
-      run(std::type_identity<std::uint8_t>{});
-      break;
-    case SK_U16:
-      run(std::type_identity<std::uint16_t>{});
-      break;
-    case SK_I32:
-      run(std::type_identity<std::int32_t>{});
-      break;
-    case SK_U32:
-      run(std::type_identity<std::uint32_t>{});
-      break;
-    case SK_I64:
-      run(std::type_identity<std::int64_t>{});
-      break;
-  }
+  visit_types<bincount_types>(dtype, "bincount", run);
   SCANKIT_CUDA_CHECK(cudaMemcpyAsync(summary, d_summary, 3 * sizeof(std::int64_t),
                                      cudaMemcpyDeviceToHost, stream));
   SCANKIT_CUDA_CHECK(cudaStreamSynchronize(stream));
