@@ -632,24 +632,23 @@ inline void touch_pages(void* p, std::int64_t bytes, int threads) {
   constexpr std::int64_t page = 4096;
   auto* b = static_cast<unsigned char*>(p);
   const std::int64_t points = (bytes + page - 1) / page;  // b[i * page], and the last byte
-  auto touch = [b](std::int64_t i) { std::atomic_ref<unsigned char>(b[i]).fetch_or(0, std::memory_order_relaxed); };
   struct range {
     unsigned char* b;
+    static void touch(unsigned char* byte) { std::atomic_ref<unsigned char>(*byte).fetch_or(0, std::memory_order_relaxed); }
     void operator()(const tbb::blocked_range<std::int64_t>& r) const {
-      for (std::int64_t i = r.begin(); i < r.end(); ++i)
-        std::atomic_ref<unsigned char>(b[i * page]).fetch_or(0, std::memory_order_relaxed);
+      for (std::int64_t i = r.begin(); i < r.end(); ++i) touch(b + i * page);
     }
   };
   if (bytes <= 0) return;
   if (threads <= 1) {
-    for (std::int64_t i = 0; i < points; ++i) touch(i * page);
+    range{b}(tbb::blocked_range<std::int64_t>(0, points));
   } else {
     fenced_region<range> region(range{b});
     typename fenced_region<range>::scope open(region);
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, points, 64), region.template get_body<0>(),
                       tbb::static_partitioner());
   }
-  touch(bytes - 1);
+  range::touch(b + bytes - 1);
 }
 }  // namespace detail
 
