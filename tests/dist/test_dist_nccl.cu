@@ -56,6 +56,8 @@ bool make(int gpus, std::unique_ptr<nccl_communicator>& c) {
 
 GPU_TESTS(1)
 GPU_TESTS(2)
+GPU_TESTS(4)
+GPU_TESTS(8)
 
 /// Runs f(communicator, rank) on two threads, rank r on GPU r, each with its own communicator.
 template <class F>
