@@ -87,4 +87,12 @@ int blocks_per_sm_impl(const void* kernel, int threads, std::size_t dynamic_byte
 
 int kernel_arch_impl(const void* kernel) { return kernel_attributes(kernel).ptxVersion; }
 
+namespace {
+__global__ void code_probe_kernel() {}
+}  // namespace
+
+/// The virtual architecture the library's kernels run from on the current device: they are all
+/// compiled for the same architectures, so an empty kernel of the library tells it for them all.
+int library_kernel_arch() { return kernel_arch(code_probe_kernel); }
+
 }  // namespace scankit::cuda::detail

@@ -11,6 +11,8 @@ namespace scankit::cuda {
 
 namespace detail {
 
+int library_kernel_arch();  // src/cuda/device.cu
+
 static int default_block_size(scan_algorithm a) {
   switch (a) {
     case scan_algorithm::hillis_steele_global: return hillis_steele_global::default_block_size;
@@ -61,17 +63,19 @@ namespace {
 
 namespace dl = detail::decoupled_lookback;
 
-/// The current device's facts for the description (no kernel at hand: the warp-specialized
-/// tile counts as compiled for the device where the device is sm_90 or later), or an H100's
-/// where there is no device.
+/// The current device's facts for the description, or an H100's where there is no device. The
+/// warp-specialized tile runs where the library's kernels carry sm_90 code for the device (a
+/// compute_80 PTX build on an H100 has none), for 4- and 8-byte items.
 dl::scan_device describe_device(std::size_t item_bytes) {
   dl::scan_device d;
+  int code_arch = d.arch;
   if (device_count() > 0) {
     d.arch = 10 * detail::device_attribute(cudaDevAttrComputeCapabilityMajor) +
              detail::device_attribute(cudaDevAttrComputeCapabilityMinor);
     d.sm_count = detail::device_sm_count();
+    code_arch = detail::library_kernel_arch();
   }
-  d.specialized_code = d.arch >= 90 && (item_bytes == 4 || item_bytes == 8);
+  d.specialized_code = code_arch >= 90 && (item_bytes == 4 || item_bytes == 8);
   return d;
 }
 
