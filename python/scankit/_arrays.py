@@ -50,8 +50,11 @@ class NumpyOps:
     def device(self, x):
         return -1
 
+    def ndim(self, x):
+        return x.ndim
+
     def ptr(self, x):
-        return x.__array_interface__["data"][0]
+        return x.ctypes.data
 
     def stream(self, device):
         return 0
@@ -154,6 +157,9 @@ class TorchOps:
         if x.is_cuda:
             return x.get_device()
         return -1 if x.device.type == "cpu" else -2
+
+    def ndim(self, x):
+        return x.dim()
 
     def ptr(self, x):
         return x.data_ptr()
@@ -295,7 +301,10 @@ class CupyOps:
         return _numpy_dtype_name(x.dtype)
 
     def device(self, x):
-        return x.device.id
+        return x.data.device_id  # x.device builds a Device object on every call
+
+    def ndim(self, x):
+        return x.ndim
 
     def ptr(self, x):
         return x.data.ptr
@@ -493,15 +502,23 @@ class Arr:
         return Arr(y, self.ops)
 
 
+# The ops of array types seen before (np.ndarray, torch.Tensor and its subclasses, cupy.ndarray):
+# one dict look-up instead of the module and isinstance tests below.
+_ops_of_type = {}
+
+
 def wrap(x, name="x"):
     """The Arr for a user's input (NumPy, PyTorch, CuPy, another GPU array, or array-like)."""
+    ops = _ops_of_type.get(type(x))
+    if ops is not None:
+        return Arr(x, ops)
     if isinstance(x, np.ndarray):
-        return Arr(x, _ops("numpy"))
+        return Arr(x, _known(type(x), "numpy"))
     mod = type(x).__module__.split(".")[0]
     if mod == "torch" and "torch" in sys.modules and isinstance(x, sys.modules["torch"].Tensor):
-        return Arr(x, _ops("torch"))
+        return Arr(x, _known(type(x), "torch"))
     if mod == "cupy" and "cupy" in sys.modules and isinstance(x, sys.modules["cupy"].ndarray):
-        return Arr(x, _ops("cupy"))
+        return Arr(x, _known(type(x), "cupy"))
     if hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")
                                                    and _dlpack_on_gpu(x)):
         inner, y = _view_foreign(x)
@@ -512,6 +529,13 @@ def wrap(x, name="x"):
     if hasattr(x, "__array__") or isinstance(x, (list, tuple, int, float, bool, np.generic)):
         return Arr(np.asarray(x), _ops("numpy"))
     raise TypeError(f"{name} must be an array (NumPy, PyTorch, CuPy or a CUDA array), not {type(x).__name__}")
+
+
+def _known(t, kind):
+    ops = _ops(kind)
+    if len(_ops_of_type) < 64:
+        _ops_of_type[t] = ops
+    return ops
 
 
 def _dlpack_on_gpu(x):

@@ -79,6 +79,10 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
         raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
     a = wrap(x)
     ops = a.ops
+    if (dtype is None and out is None and initial is None and algorithm is None and a.dtype in _NATIVE
+            and (axis is None or (type(axis) is int and -1 <= axis <= 0)) and ops.ndim(a.x) == 1 and ops.is_contiguous(a.x)
+            and not (name in _BITWISE and a.dtype in _FLOATS)):
+        return _scan_flat(a, name, exclusive)
     compute, result = _types(a.dtype, name, dtype_name(dtype))
     if name in ("and", "or", "xor") and compute.startswith("float"):
         raise TypeError(f"scan: the bitwise operator {name!r} needs integer items, not {a.dtype}")
@@ -127,6 +131,29 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
         _check_out(out, a, tuple(res.shape))
         ops.copy_into(out, res)
         return ops.wrap_result(out)
+    return ops.wrap_result(res)
+
+
+_BITWISE = ("and", "or", "xor")
+_FLOATS = ("float32", "float64")
+
+
+def _scan_flat(a, name, exclusive):
+    """scan() of a 1-D contiguous array of a type the library scans, with nothing else asked
+    for: the result's allocation and one C call, what a small call's time is made of."""
+    ops, x, dev = a.ops, a.x, a.device
+    n = int(x.shape[0])
+    res = ops.empty((n,), a.dtype, dev)
+    code = _capi.DTYPE_CODES[a.dtype]
+    if dev >= 0:
+        s = ops.stream(dev)
+        nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
+        ws = reusable_workspace(a, nbytes, s)  # the scan uses it only while its kernels run
+        wp = None if ws is None else ops.ptr(ws)
+    else:
+        s, nbytes, wp = 0, 0, None
+    _capi.call("scan", dev, code, _capi.OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
+               1, n, 1, b"", wp, nbytes, s)
     return ops.wrap_result(res)
 
 

@@ -249,7 +249,70 @@ def gpu_rows(log2n, reps):
         _row(rows, f"cumsum int32 2^12 per call, {label} arrays", ours, base)
         if cpp is not None:
             print(f"    Python minus C++: {(ours - cpp) * 1e3:.2f} us per call")
+        _print_steps(per_call_steps(x, calls))
     return rows
+
+
+def per_call_steps(x, calls=2000):
+    """What one small ``scankit.cumsum(x)`` call is made of (x: a 1-D contiguous int32 array of
+    NumPy, PyTorch or CuPy): [(step, microseconds per call)], each step run `calls` times in a
+    loop (fewest of 3 loops), the GPU queue drained after the loops that queue work. The steps
+    are the ones _scan._scan_flat takes, in its order; "the rest" is the total less their sum
+    (the Python code between them)."""
+    from scankit import _arrays
+    from scankit._core import reusable_workspace
+
+    a = _arrays.wrap(x)
+    ops, dev = a.ops, a.device
+    n = int(x.shape[0])
+    code = _capi.DTYPE_CODES[a.dtype]
+    if ops.name == "torch":
+        sync = ops.torch.cuda.synchronize
+    elif ops.name == "cupy":
+        sync = lambda: ops.cp.cuda.get_current_stream().synchronize()  # noqa: E731
+    else:
+        sync = lambda: None  # noqa: E731
+
+    def per_call(f, drain=False):
+        best = None
+        for _ in range(3):
+            sync()
+            t = time.perf_counter()
+            for _ in range(calls):
+                f()
+            if drain:
+                sync()
+            dt = (time.perf_counter() - t) / calls * 1e6
+            best = dt if best is None else min(best, dt)
+        return best
+
+    steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
+             ("result allocation", per_call(lambda: ops.empty((n,), a.dtype, dev)))]
+    res = ops.empty((n,), a.dtype, dev)
+    s, nbytes, wp = 0, 0, None
+    if dev >= 0:
+        s = ops.stream(dev)
+        nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
+        ws = reusable_workspace(a, nbytes, s)
+        wp = None if ws is None else ops.ptr(ws)
+        steps += [("current stream", per_call(lambda: ops.stream(dev))),
+                  ("graph-capture check", per_call(ops.capturing)),
+                  ("workspace size (remembered)", per_call(lambda: _capi.workspace_bytes("scan", dev, code, 1, n, 1, b""))),
+                  ("workspace (reused buffer)", per_call(lambda: reusable_workspace(a, nbytes, s)))]
+    steps.append(("3 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res), ops.ptr(x)))))
+    xp, rp = ops.ptr(x), ops.ptr(res)
+    steps.append(("C call (ctypes and the C++ call)",
+                  per_call(lambda: _capi.call("scan", dev, code, 0, 0, None, xp, rp, 1, n, 1, b"", wp, nbytes, s),
+                           drain=True)))
+    total = per_call(lambda: scankit.cumsum(x), drain=True)
+    steps.append(("the rest", total - sum(us for _, us in steps)))
+    steps.append(("total: scankit.cumsum", total))
+    return steps
+
+
+def _print_steps(steps):
+    for step, us in steps:
+        print(f"      {step:<36} {us:7.2f} us")
 
 
 def cpu_rows(log2n, reps):

@@ -201,3 +201,20 @@ def test_integer_sums_wrap(backend):
     x = np.array([2**31 - 1, 1, 1], dtype=np.int32)
     np.testing.assert_array_equal(backend.numpy(scankit.cumsum(backend.asarray(x))),
                                   np.array([2**31 - 1, -(2**31), -(2**31) + 1], dtype=np.int32))
+
+
+@pytest.mark.parametrize("op", ["sum", "max", "xor"])
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_one_dimensional_calls_take_every_axis_spelling(backend, rng, op, exclusive):
+    # 1-D contiguous inputs with nothing else asked for take a short path: every spelling of
+    # the axis gives the general path's result, and the general path's errors stay.
+    x = random_array(rng, 1000, "int32")
+    want = reference(x, op, exclusive=exclusive)
+    for axis in (None, 0, -1, np.int64(0)):
+        check(scankit.scan(backend.asarray(x), op, axis=axis, exclusive=exclusive), want)
+    with pytest.raises(TypeError):
+        scankit.cumsum(backend.asarray(x), axis=0.0)
+    with pytest.raises(ValueError):
+        scankit.cumsum(backend.asarray(x), axis=1)
+    with pytest.raises(TypeError):
+        scankit.scan(backend.asarray(x.astype(np.float32)), "xor")
