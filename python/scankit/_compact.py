@@ -11,8 +11,8 @@ import ctypes
 
 from . import _capi
 from ._arrays import same_place, wrap
-from ._core import (check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize, prod, ptr, stream,
-                    workspace)
+from ._core import (check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize, prod, ptr,
+                    reusable_workspace, stream)
 from ._sort import _sort1d
 
 _GPU_VALUE_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64", "uint8")
@@ -36,8 +36,11 @@ def _buffers(a, n, size, dtype):
 
 
 def _compact_ws(a, n, item_bytes, alg):
-    nbytes = _capi.workspace_bytes("compact", a.device, n, item_bytes, alg) if a.device >= 0 else 0
-    return workspace(a, nbytes), nbytes
+    """The compaction's workspace: its kernels alone use it, so the stream's reused buffer serves."""
+    if a.device < 0:
+        return None, 0
+    nbytes = _capi.workspace_bytes("compact", a.device, n, item_bytes, alg)
+    return reusable_workspace(a, nbytes, stream(a)), nbytes
 
 
 def _mask_u8(a, mask, what):
