@@ -133,11 +133,14 @@ inline std::pair<int, int> sort_bit_range(const sort_options& o, int key_bits, c
 }
 
 /// Ordered bits of a key restricted to the range, complemented for a descending sort: the
-/// value that the sorts order by (the same on every backend; the serial reference uses it).
+/// value that the sorts order by (the same on every backend, host and device; the serial
+/// reference, the distributed sort's samples, cuts and merges use it).
 template <class K>
-typename radix_traits<K>::bits_t sort_rank_bits(K k, int begin, int end, bool descending) {
+SCANKIT_HD typename radix_traits<K>::bits_t sort_rank_bits(K k, int begin, int end, bool descending) {
   using U = typename radix_traits<K>::bits_t;
-  U o = radix_traits<K>::ordered(k);
+  U b;
+  std::memcpy(&b, &k, sizeof(K));
+  U o = radix_traits<K>::map::to(b);
   if (descending) o = static_cast<U>(~o);
   const int width = end - begin;
   if (width == 0) return 0;
@@ -145,6 +148,18 @@ typename radix_traits<K>::bits_t sort_rank_bits(K k, int begin, int end, bool de
   if (width < static_cast<int>(sizeof(U) * 8)) o = static_cast<U>(o & ((U{1} << width) - 1));
   return o;
 }
+
+/// a before b in the order of a sort with bit range [begin, end) and direction `descending`
+/// (a strict weak order; keys it does not order are equal, and a stable algorithm keeps them in
+/// their input order).
+template <class K>
+struct sort_key_less {
+  int begin = 0, end = radix_traits<K>::bits;
+  bool descending = false;
+  SCANKIT_HD bool operator()(K a, K b) const {
+    return sort_rank_bits(a, begin, end, descending) < sort_rank_bits(b, begin, end, descending);
+  }
+};
 
 }  // namespace detail
 }  // namespace scankit

@@ -260,7 +260,8 @@ void check_sort(distribution d, layout l, std::int64_t total, const sort_options
                 bool pairs) {
   SCOPED_TRACE(CASE(typeid(K).name() << " " << name(d) << " " << name(l) << " n " << total
                     << (opts.descending ? " descending" : "") << (pairs ? " pairs" : "") << " samples "
-                    << cfg.samples_per_rank << " bits [" << opts.begin_bit << ", " << opts.end_bit << ")"));
+                    << cfg.samples_per_rank << " bits [" << opts.begin_bit << ", " << opts.end_bit << ")"
+                    << (cfg.merge_received ? " merge" : " local sort")));
   const auto sizes = shard_sizes(l, total, ranks(), seed + 19);
   const auto n = total_of(sizes);
   auto global = make_keys<K>(d, n, seed + 20);
@@ -288,17 +289,20 @@ TEST(DistMpiSort, KeysEveryTypeAndDistribution) {
     using K = typename decltype(tag)::type;
     for (distribution d : all_distributions)
       for (bool descending : {false, true})
-        check_sort<K>(d, descending ? layout::uneven : layout::equal, 2500, {.descending = descending}, {}, false);
+        for (bool merge : {true, false})
+          check_sort<K>(d, descending ? layout::uneven : layout::equal, 2500, {.descending = descending},
+                        {.merge_received = merge}, false);
   });
 }
 
 TEST(DistMpiSort, PairsAreStableForEveryLayout) {
   for (layout l : all_layouts)
     for (distribution d : {distribution::uniform, distribution::all_equal, distribution::zipf, distribution::sorted})
-      for (bool descending : {false, true}) {
-        check_sort<std::int32_t>(d, l, 3001, {.descending = descending}, {}, true);
-        check_sort<double>(d, l, 3001, {.descending = descending}, {}, true);
-      }
+      for (bool descending : {false, true})
+        for (bool merge : {true, false}) {
+          check_sort<std::int32_t>(d, l, 3001, {.descending = descending}, {.merge_received = merge}, true);
+          check_sort<double>(d, l, 3001, {.descending = descending}, {.merge_received = merge}, true);
+        }
 }
 
 TEST(DistMpiSort, LargeInputsStayExactlyBalanced) {
@@ -309,12 +313,66 @@ TEST(DistMpiSort, LargeInputsStayExactlyBalanced) {
       check_sort<std::uint32_t>(d, layout::uneven, 200000, {}, {.samples_per_rank = samples}, false);
       check_sort<std::uint64_t>(d, layout::first_empty, 100000, {.descending = true}, {.samples_per_rank = samples}, true);
     }
+  // Received pieces of more than one merge chunk (2^15 items), both phase-6 paths.
+  for (bool merge : {true, false})
+    check_sort<float>(distribution::uniform, layout::uneven, 300000, {}, {.merge_received = merge}, true);
 }
 
 TEST(DistMpiSort, BitRange) {
-  check_sort<std::uint32_t>(distribution::uniform, layout::uneven, 20000, {.begin_bit = 4, .end_bit = 12}, {}, true);
-  check_sort<std::int64_t>(distribution::uniform, layout::equal, 20000, {.descending = true, .begin_bit = 0, .end_bit = 20},
-                           {.samples_per_rank = 16}, true);
+  // Keys that differ only outside the range are equal: pairs show that they keep their order.
+  for (bool merge : {true, false}) {
+    check_sort<std::uint32_t>(distribution::uniform, layout::uneven, 20000, {.begin_bit = 4, .end_bit = 12},
+                              {.merge_received = merge}, true);
+    check_sort<std::int64_t>(distribution::uniform, layout::equal, 20000, {.descending = true, .begin_bit = 0, .end_bit = 20},
+                             {.samples_per_rank = 16, .merge_received = merge}, true);
+    // The top 12 ordered bits of floats (-0 and +0 apart, NaNs at the ends), both orders.
+    check_sort<float>(distribution::uniform, layout::uneven, 20000, {.begin_bit = 20, .end_bit = 32},
+                      {.merge_received = merge}, true);
+    check_sort<double>(distribution::uniform, layout::first_empty, 20000, {.descending = true, .begin_bit = 40},
+                       {.merge_received = merge}, true);
+    check_sort<std::int8_t>(distribution::zipf, layout::equal, 20000, {.begin_bit = 2, .end_bit = 5},
+                            {.merge_received = merge}, true);
+    check_sort<std::uint16_t>(distribution::uniform, layout::equal, 5000, {.begin_bit = 7, .end_bit = 7},
+                              {.merge_received = merge}, true);
+  }
+}
+
+// Phase 6's merge alone, without MPI: p sorted runs (some empty, keys with many ties) merged
+// against a stable sort of their concatenation, which is the same sequence.
+TEST(DistMpiSort, MergeOfReceivedRunsIsTheStableSort) {
+  for (std::int64_t p : {1, 2, 3, 4, 5, 8, 9, 16})
+    for (bool descending : {false, true})
+      for (std::int64_t scale : {std::int64_t{40}, std::int64_t{30000}}) {
+        SCOPED_TRACE(CASE("p " << p << (descending ? " descending" : "") << " scale " << scale));
+        const scankit::detail::sort_key_less<float> less{0, 32, descending};
+        std::vector<std::int64_t> offsets{0};
+        std::vector<float> keys;
+        for (std::int64_t q = 0; q < p; ++q) {
+          const auto len = static_cast<std::int64_t>(mix(seed, 90, static_cast<std::uint64_t>(q + p * 100)) %
+                                                     static_cast<std::uint64_t>(scale));
+          auto run = make_keys<float>(q % 3 == 2 ? distribution::all_equal : distribution::zipf, q % 4 == 1 ? 0 : len,
+                                      seed + 91 + static_cast<std::uint64_t>(q));
+          if (q % 5 == 3) run = make_keys<float>(distribution::uniform, len, seed + 92 + static_cast<std::uint64_t>(q));
+          std::stable_sort(run.begin(), run.end(), less);
+          keys.insert(keys.end(), run.begin(), run.end());
+          offsets.push_back(static_cast<std::int64_t>(keys.size()));
+        }
+        std::vector<std::int64_t> values(keys.size());
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i);
+        std::vector<std::int64_t> expect = values;
+        std::stable_sort(expect.begin(), expect.end(), [&](std::int64_t x, std::int64_t y) {
+          return less(keys[static_cast<std::size_t>(x)], keys[static_cast<std::size_t>(y)]);
+        });
+        auto merged = keys;
+        scankit::dist::detail::mpi::merge_runs(merged, &values, std::span<const std::int64_t>(offsets), less);
+        ASSERT_EQ(values, expect);
+        for (std::size_t i = 0; i < merged.size(); ++i)
+          ASSERT_TRUE(same_bits(merged[i], keys[static_cast<std::size_t>(expect[i])])) << "key " << i;
+        auto keys_only = keys;
+        scankit::dist::detail::mpi::merge_runs(keys_only, static_cast<std::vector<int>*>(nullptr),
+                                               std::span<const std::int64_t>(offsets), less);
+        for (std::size_t i = 0; i < merged.size(); ++i) ASSERT_TRUE(same_bits(keys_only[i], merged[i])) << "key " << i;
+      }
 }
 
 // The splitters alone, without MPI: p simulated ranks' sorted shards, their samples, the cuts;

@@ -43,6 +43,13 @@ struct sort_config {
   /// balanced ones; the final balancing step moves that difference. The all-gather of the
   /// samples moves p * samples * 24 bytes to every rank.
   std::int64_t samples_per_rank = 0;
+  /// How each rank orders the pieces it receives from the all-to-all. Each piece is already
+  /// sorted (cut from its sender's sorted shard), so a stable merge of the p pieces suffices:
+  /// ceil(log2 p) passes that each read and write the received items once (one pass for p = 2).
+  /// false: a full stable local sort of the received items instead (the local radix sort's
+  /// passes; fewer than the merge's only for large p or a narrow bit range). Both give the same
+  /// result.
+  bool merge_received = true;
 };
 
 inline constexpr std::int64_t default_samples_per_rank = 1024;

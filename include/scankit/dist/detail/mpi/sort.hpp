@@ -7,8 +7,11 @@
 //   phase 4  cuts: binary searches for the splitters in the sorted shard give the piece for each
 //            rank; all-gather of the piece sizes, so every rank knows what it receives
 //   phase 5  all-to-all of the pieces (keys, then values; MPI_Alltoallv)
-//   phase 6  local sort of the received pieces (stable: equal keys stay in rank order, which is
-//            the global input order)
+//   phase 6  merge of the received pieces: they arrive back to back in source-rank order, each
+//            sorted, so rounds of stable pairwise merges (detail/mpi/merge.hpp), earlier runs
+//            first among equal keys, give the stable sort of the bucket (equal keys in rank
+//            order, the global input order): ceil(log2 p) rounds of one read and one write.
+//            sort_config::merge_received = false: a full local sort instead.
 //   phase 7  balance: the ranges the splitters cut are within about n/S + p items of the
 //            balanced ones; moving that difference between neighbouring ranks leaves exactly
 //            balanced_size(n, r, p) items on rank r (nothing moves when the cuts were exact)
@@ -19,12 +22,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "scankit/cpu/sort.hpp"
 #include "scankit/dist/detail/mpi/exchange.hpp"
+#include "scankit/dist/detail/mpi/merge.hpp"
 #include "scankit/dist/detail/mpi/rebalance.hpp"
 #include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
@@ -115,9 +120,18 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   std::vector<V> rvalues(values ? static_cast<std::size_t>(received) : 0);
   if (values) alltoallv(comm, values->data(), sends, rvalues.data(), recvs, where);
 
-  // ---- phase 6: local sort of the received pieces --------------------------------------------
-  if (values) cpu::sort_pairs_parallel(rkeys.data(), rvalues.data(), received, opts);
-  else cpu::sort_keys_parallel(rkeys.data(), received, opts);
+  // ---- phase 6: merge of the received pieces ---------------------------------------------------
+  if (cfg.merge_received) {
+    std::vector<std::int64_t> runs(static_cast<std::size_t>(p) + 1, 0);
+    for (int q = 0; q < p; ++q)
+      runs[static_cast<std::size_t>(q) + 1] = recvs[static_cast<std::size_t>(q)].offset + recvs[static_cast<std::size_t>(q)].count;
+    merge_runs(rkeys, values ? &rvalues : nullptr, std::span<const std::int64_t>(runs),
+               scankit::detail::sort_key_less<K>{begin, end, opts.descending});
+  } else if (values) {
+    cpu::sort_pairs_parallel(rkeys.data(), rvalues.data(), received, opts);
+  } else {
+    cpu::sort_keys_parallel(rkeys.data(), received, opts);
+  }
 
   // ---- phase 7: exact balance ------------------------------------------------------------------
   const auto target = balanced_sizes(total, p);
