@@ -699,6 +699,16 @@ class radix_sorter {
       for (std::int64_t c = 0; c < t.chunks; ++c) first[d + 1] += hist[static_cast<std::size_t>(c * radix + d)];
     }
     scan_hist(hist, t.chunks);
+    // Every chunk writes into every bucket at once, and a bucket is about one huge page (2 MiB
+    // at 2^27 uint32): on a destination nobody has written yet (a fresh NumPy array, a fresh
+    // scratch buffer) all threads fault the same page, one clears it while the others wait,
+    // and the kernel's clearing of the whole array runs on one thread at a time. Touched first
+    // by contiguous ranges, its pages are cleared by all threads at once; on resident pages a
+    // touch costs one line in 64.
+    if (workers_ > 1) {
+      touch_pages(y.k, n * static_cast<std::int64_t>(sizeof(K)), static_cast<int>(workers_));
+      if (y.v) touch_pages(y.v, n * static_cast<std::int64_t>(sizeof(V)), static_cast<int>(workers_));
+    }
     scatter(from, y, n, t.chunks, top, hist);
 
     // A bucket one thread sorts must fit its buffers and, with several threads, hold at most
