@@ -96,6 +96,43 @@ TEST_P(CudaCompact, ManyTilesPerBlock) {
   }
 }
 
+// select_flagged with the flags one to three bytes off the alignment of their word loads (the
+// segmented tile's per-vector words, the warp-specialized producer's row masks): every tile
+// must read them a byte at a time and still match, on full tiles and the partial last one.
+TEST_P(CudaCompact, FlagsOffTheirWordAlignment) {
+  const std::vector<std::int64_t> sizes{1, 1000, 13312 * 3 + 7, quick() ? 20011 : 300007};
+  for (auto tile : {skc::compact_tile::medium, skc::compact_tile::segmented, skc::compact_tile::specialized})
+    for (int shift : {1, 2, 3})
+      for (std::int64_t n : sizes) {
+        tile_ = tile;
+        const skc::compact_config c = cfg();
+        const auto in = pattern_input<std::uint32_t>(n, pattern::random4);
+        std::vector<std::uint8_t> flags(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) flags[static_cast<std::size_t>(i)] = in[static_cast<std::size_t>(i)] % 3 == 0 ? static_cast<std::uint8_t>(1 + i % 7) : 0;
+        std::vector<std::uint32_t> want;
+        for (std::int64_t i = 0; i < n; ++i)
+          if (flags[static_cast<std::size_t>(i)] != 0) want.push_back(in[static_cast<std::size_t>(i)]);
+        device_buffer d_in, d_out, d_flags, d_count, d_ws;
+        d_in.reserve(static_cast<std::size_t>(n) * 4), d_out.reserve(static_cast<std::size_t>(n) * 4);
+        d_flags.reserve(static_cast<std::size_t>(n) + 16), d_count.reserve(8);
+        const std::size_t ws = skc::compact_workspace_bytes(n, sizeof(std::uint32_t), c);
+        d_ws.reserve(ws);
+        std::uint8_t* f = d_flags.as<std::uint8_t>() + shift;
+        ck(cudaMemcpyAsync(d_in.p, in.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice, stream_));
+        ck(cudaMemcpyAsync(f, flags.data(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice, stream_));
+        skc::select_flagged(d_in.as<std::uint32_t>(), f, d_out.as<std::uint32_t>(), n, d_count.as<std::int64_t>(),
+                            d_ws.p, ws, stream_, c);
+        std::int64_t count = -1;
+        std::vector<std::uint32_t> got(static_cast<std::size_t>(n));
+        ck(cudaMemcpyAsync(&count, d_count.p, 8, cudaMemcpyDeviceToHost, stream_));
+        ck(cudaMemcpyAsync(got.data(), d_out.p, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToHost, stream_));
+        ck(cudaStreamSynchronize(stream_));
+        ASSERT_EQ(count, static_cast<std::int64_t>(want.size())) << " n=" << n << " shift=" << shift << " tile=" << skc::name(tile);
+        got.resize(want.size());
+        ASSERT_EQ(got, want) << " n=" << n << " shift=" << shift << " tile=" << skc::name(tile);
+      }
+}
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, CudaCompact, ::testing::ValuesIn(skc::all_compact_algorithms),
                          sk::test::param_name<compact_algorithm>);
 

@@ -81,7 +81,7 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 ///   8-byte items.
 /// - specialized: the warp-specialized tile (a producer warp bulk-loads tiles into shared memory
 ///   and counts them while other warps look back and write). Applies to 4- and 8-byte items
-///   selected by a predicate or as run starts, written without indices, 256 threads,
+///   selected by a predicate, as run starts or by flags, written without indices, 256 threads,
 ///   16-byte-aligned input and output, more than one tile, and kernel code with Hopper's bulk
 ///   copies (sm_90 or later code on a device of compute capability 9.0 or later). automatic
 ///   takes it from 32 MiB of input where it applies, before the segmented tile's thresholds.

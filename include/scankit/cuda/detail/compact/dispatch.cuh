@@ -19,6 +19,7 @@ struct compact_tuning {
   std::int64_t segmented_from_bytes;            // predicates and run starts
   std::int64_t segmented_flags_from_bytes;      // select_flagged
   std::int64_t specialized_from_bytes;          // never: off
+  std::int64_t specialized_flags_from_bytes;    // select_flagged
   std::int64_t prefetch_from_bytes;             // guess prefetch, where it pays for the selector
   unsigned segmented_first_delay_ns;
 };
@@ -35,15 +36,19 @@ struct compact_tuning {
 /// - Guess prefetch from 2^27 4-byte items: select_if 0.99 -> 1.03-1.05x CUB at half selected,
 ///   0.97-0.98 -> 1.02-1.03x at 1%, unique 1.00 -> 1.03-1.04x, remove_if 0.99 -> 1.05x; at
 ///   2^21-2^24 it loses up to 10%, for uint64 items 2%, for select_flagged 0.7%.
+/// - Warp-specialized tile for select_flagged: the predicates' threshold, unmeasured (it reads
+///   the flags from global memory into row masks, compact/specialized.cuh); 2^28 int32 with
+///   uint8 flags against the segmented tile is the comparison that sets it.
 /// - Segmented first delay: none (512-1,000 ns lose 2-6%).
 inline compact_tuning compact_tuning_for(std::size_t item_bytes, int arch) {
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   compact_tuning t{.segmented_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 29,
                    .segmented_flags_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 24,
                    .specialized_from_bytes = small_tile_below_bytes,
+                   .specialized_flags_from_bytes = small_tile_below_bytes,
                    .prefetch_from_bytes = std::int64_t{1} << 29,
                    .segmented_first_delay_ns = 0};
-  if (arch < 90) t.specialized_from_bytes = never;  // Ampere: no bulk copies
+  if (arch < 90) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;  // Ampere: no bulk copies
   return t;
 }
 
@@ -85,7 +90,7 @@ inline compact_plan plan_compact(const compact_call& c, const compact_device& d,
   const bool vectors = (c.item_bytes == 4 || c.item_bytes == 8);  // 16-byte vectors of 4 or 8-byte items
   const bool segmented_ok =
       c.reads_items && vectors && c.items_out && !c.indices_out && c.block == 256 && c.aligned;
-  bool specialized_ok = segmented_ok && !c.flag_words && d.specialized_code && d.specialized_fits;
+  bool specialized_ok = segmented_ok && d.specialized_code && d.specialized_fits;
   if (specialized_ok) {
     const auto shapes = c.item_bytes == 4 ? specialized_shapes<4>() : specialized_shapes<8>();
     const specialized_shape& sh = shapes[static_cast<std::size_t>(cfg.specialized_shape)];
@@ -105,7 +110,8 @@ inline compact_plan plan_compact(const compact_call& c, const compact_device& d,
   if (tile == compact_tile::specialized && !specialized_ok) tile = compact_tile::automatic;
   if (tile == compact_tile::segmented && !segmented_ok) tile = compact_tile::automatic;
   if (tile == compact_tile::automatic) {
-    if (specialized_ok && bytes >= cfg.specialized_from_bytes.value_or(tu.specialized_from_bytes))
+    if (specialized_ok && bytes >= cfg.specialized_from_bytes.value_or(c.flag_words ? tu.specialized_flags_from_bytes
+                                                                                    : tu.specialized_from_bytes))
       tile = compact_tile::specialized;
     else if (segmented_ok && bytes >= (c.flag_words ? tu.segmented_flags_from_bytes : tu.segmented_from_bytes))
       tile = compact_tile::segmented;

@@ -137,7 +137,7 @@ template <class Sel>
 bool launch_specialized(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
                         const outputs<typename Sel::item_type>& out, arena& ws, const compact_plan& p,
                         cudaStream_t s) {
-  if constexpr (vector_tiles_apply<Sel> && !has_flag_words<Sel>) {
+  if constexpr (vector_tiles_apply<Sel>) {
     constexpr auto shapes = specialized_shapes<sizeof(typename Sel::item_type)>();
     return p.specialized_shape == 0 ? launch_specialized_shape<shapes[0], Sel>(in, n, sel, out, ws, s)
                                     : launch_specialized_shape<shapes[1], Sel>(in, n, sel, out, ws, s);
@@ -160,7 +160,7 @@ compact_device device_facts(int shape) {
     compact_device f;
     f.arch = 10 * device_attribute(cudaDevAttrComputeCapabilityMajor) + device_attribute(cudaDevAttrComputeCapabilityMinor);
     c.facts[0] = c.facts[1] = f;
-    if constexpr (vector_tiles_apply<Sel> && !has_flag_words<Sel>) {
+    if constexpr (vector_tiles_apply<Sel>) {
       constexpr auto shapes = specialized_shapes<sizeof(typename Sel::item_type)>();
       c.facts[0].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[0], Sel>());
       c.facts[1].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[1], Sel>());

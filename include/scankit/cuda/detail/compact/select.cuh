@@ -65,6 +65,11 @@ struct flag_selector {  // select_flagged
     for (int j = 0; j < V; ++j) m |= (f[j] != F(0) ? 1u : 0u) << j;
     return m;
   }
+  /// Asks L2 for the flags of items [i0, i0 + count): the warp-specialized tile issues it with
+  /// a tile's bulk load, a buffer round before it counts the tile from these flags.
+  __device__ __forceinline__ void prefetch_flags(std::int64_t i0, std::int64_t count) const {
+    prefetch_l2(flags + i0, static_cast<std::size_t>(count) * sizeof(F));
+  }
 };
 
 template <class Sel>

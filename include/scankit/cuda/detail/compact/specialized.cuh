@@ -7,6 +7,23 @@
 
 namespace scankit::cuda::detail::compact {
 
+/// The flag selector's word loads, callable (and never called) for every selector.
+template <int V, class Sel>
+__device__ __forceinline__ bool sel_flag_words_aligned(const Sel& sel) {
+  if constexpr (has_flag_words<Sel>) return sel.template words_aligned<V>();
+  else return false;
+}
+template <int V, class Sel>
+__device__ __forceinline__ unsigned sel_flag_word(const Sel& sel, std::int64_t i0) {
+  if constexpr (has_flag_words<Sel>) return sel.template flag_word<V>(i0);
+  else return 0u;
+}
+template <class M>
+__device__ __forceinline__ int popcount(M m) {
+  if constexpr (sizeof(M) == 8) return __popcll(m);
+  else return __popc(m);
+}
+
 /// The warp-specialized tile (Hopper): the scan's specialized_kernel
 /// (scan/specialized.cuh) applied to compaction. A persistent grid; each block owns `Stages`
 /// shared-memory buffers of one tile (Consumers rows of KV 16-byte vectors, in memory order)
@@ -36,6 +53,11 @@ namespace scankit::cuda::detail::compact {
 /// tile's last predecessor has published. Four counting warps over 256 x 13 rows: 1.31/1.23/
 /// 1.20x CUB (1.26x at 2^30, half selected; one counting warp 1.23/1.20/1.19x, its count taking
 /// 2.1 us against 0.8 us).
+/// select_flagged: the producer reads each row's flags from global memory (one word per
+/// vector where the flags are aligned, L2-prefetched when the tile's load is issued), counts
+/// them and leaves the row's mask in shared memory (row_mask) for its consumer, so the flags are
+/// read once and only the items go through the buffers (a second buffer of flags would not fit
+/// two blocks per SM).
 /// Staging in place: every consumer has its row in registers before any of them writes (a
 /// barrier), so the permutation needs no second buffer. The last tile, partial, is read from
 /// global memory instead (by the producer to count, by the consumers to stage). Each buffer
@@ -68,6 +90,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0 && K <= 64 && Sel::reads_items);
   static_assert(CountWarps >= 1 && consumer_warps % CountWarps == 0);
   using mask_t = std::conditional_t<(K > 32), unsigned long long, unsigned>;
+  constexpr bool flags_sel = has_flag_words<Sel>;
   // 128-byte aligned, as the scan's (its int32 tile ran 15% slower with only 16).
   extern __shared__ __align__(128) uint4 buffers[];
   // loaded: the bulk copy landed; ready: counts and row prefixes written, tile id set;
@@ -79,6 +102,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   __shared__ T buffer_edge[Stages];  // unique: the item before the tile
   __shared__ int end_use;  // the use at which the producer ran out of tiles
   __shared__ int counter_total[Stages][CountWarps];  // items each counting warp found selected
+  __shared__ mask_t row_mask[flags_sel ? Stages : 1][flags_sel ? Consumers : 1];  // select_flagged: each row's selection
   const int tid = threadIdx.x, lane = tid & 31;
   auto buffer = [&](int s) { return buffers + s * specialized_buffer_vectors<Consumers, KV>(); };
   auto valid_of = [&](std::int64_t t) {
@@ -116,6 +140,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
         if (t < tiles && valid_of(t) == tile_items) {
           bulk::arrive_expect_bytes(&loaded[s], tile_bytes);
           bulk::load(buffer(s), in + t * tile_items, tile_bytes, &loaded[s]);
+          if constexpr (flags_sel) sel.prefetch_flags(t * tile_items, tile_items);
         } else {
           bulk::arrive(&loaded[s]);
         }
@@ -146,7 +171,26 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
         // the partial tile counts from global memory.
         const T* tile_data = reinterpret_cast<const T*>(buffer(s));
         int c[groups_per_counter];
-        if (full) {
+        [[maybe_unused]] mask_t rm[flags_sel ? groups_per_counter : 1];
+        if (flags_sel && full) {
+          // The row's flags, not its items: one word per vector where they are aligned.
+          const bool words = sel_flag_words_aligned<V>(sel);
+#pragma unroll
+          for (int g = 0; g < groups_per_counter; ++g) {
+            const int row = (pw * groups_per_counter + g) * 32 + lane;
+            const std::int64_t first = begin + std::int64_t{row} * K;
+            mask_t m = 0;
+            if (words) {
+#pragma unroll
+              for (int v = 0; v < KV; ++v) m |= mask_t{sel_flag_word<V>(sel, first + v * V)} << (v * V);
+            } else {
+#pragma unroll
+              for (int k = 0; k < K; ++k) m |= mask_t{sel(first + k, T{}, T{}) ? 1u : 0u} << k;
+            }
+            rm[flags_sel ? g : 0] = m;
+            c[g] = popcount(m);
+          }
+        } else if (full) {
 #pragma unroll
           for (int g = 0; g < groups_per_counter; ++g) {
             const int row = (pw * groups_per_counter + g) * 32 + lane, first = row * K;
@@ -173,12 +217,16 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
               if (row > 0 && first - 1 < valid) prev = in[begin + first - 1];
             }
             int count = 0;
+            [[maybe_unused]] mask_t m = 0;
             for (int k = 0; k < K && first + k < valid; ++k) {
               const T x = in[begin + first + k];
-              count += sel(begin + first + k, x, prev) ? 1 : 0;
+              const bool picked = sel(begin + first + k, x, prev);
+              count += picked ? 1 : 0;
+              if constexpr (flags_sel) m |= mask_t{picked ? 1u : 0u} << k;
               if constexpr (Sel::needs_prev) prev = x;
             }
             c[g] = count;
+            if constexpr (flags_sel) rm[g] = m;
           }
         }
         int carry = 0;
@@ -205,6 +253,10 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
         if (j >= Stages) bulk::wait(&written[s], ((j - Stages) / Stages) & 1);
 #pragma unroll
         for (int g = 0; g < groups_per_counter; ++g) before_row[s][(pw * groups_per_counter + g) * 32 + lane] = offset + c[g];
+        if constexpr (flags_sel) {
+#pragma unroll
+          for (int g = 0; g < groups_per_counter; ++g) row_mask[s][(pw * groups_per_counter + g) * 32 + lane] = rm[g];
+        }
         if (lane == 0 && pw == 0) {
           buffer_count[s] = total;
           if constexpr (Sel::needs_prev) buffer_edge[s] = edge;
@@ -275,10 +327,14 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
       if constexpr (Sel::needs_prev) prev = tid == 0 ? buffer_edge[s] : (first - 1 < valid ? in[begin + first - 1] : T{});
     }
     mask_t m = 0;
+    if constexpr (flags_sel) {
+      m = row_mask[s][tid];  // the producer's reading of the row's flags
+    } else {
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      if ((full || first + k < valid) && sel(begin + first + k, x[k], k == 0 ? prev : x[k > 0 ? k - 1 : 0]))
-        m |= mask_t{1} << k;
+      for (int k = 0; k < K; ++k) {
+        if ((full || first + k < valid) && sel(begin + first + k, x[k], k == 0 ? prev : x[k > 0 ? k - 1 : 0]))
+          m |= mask_t{1} << k;
+      }
     }
     sync_first_threads(Consumers);  // every row is in registers: the buffer is free to stage in
 
