@@ -255,14 +255,26 @@ class CudaCompact : public cuda_stream_test<cuda::compact_algorithm> {
   /// Every operation on inputs of each size and pattern; select_if, remove_if and
   /// select_flagged in place on every third case where the algorithm takes it. Stops at the
   /// first failure.
+  /// The sanitize tier (where each launch costs tens of milliseconds) takes one pattern per
+  /// size and, unless `all_ops`, one operation per size, both in turn and continuing across
+  /// calls: a test that exists for a type, a block size, a tile or a forced path still runs
+  /// every operation at several of its sizes, and every size still runs.
   template <class T>
-  void every_op(const std::vector<std::int64_t>& sizes, const std::vector<pattern>& patterns, int block = 0) {
+  void every_op(const std::vector<std::int64_t>& sizes, const std::vector<pattern>& patterns, int block = 0,
+                bool all_ops = false) {
     int k = 0;
-    for (std::int64_t n : sizes)
-      for (pattern p : patterns) {
+    const bool sanitize = sanitize_tier();
+    for (std::int64_t n : sizes) {
+      const std::size_t turn = sanitize_turn_++;
+      compact_op one = all_compact_ops[turn % std::size(all_compact_ops)];
+      if (std::is_same_v<T, particle> && one == compact_op::nonzero) one = compact_op::select_if;
+      for (std::size_t pi = 0; pi < patterns.size(); ++pi) {
+        if (sanitize && pi != turn % patterns.size()) continue;
+        const pattern p = patterns[pi];
         const auto in = pattern_input<T>(n, p);
         for (compact_op o : all_compact_ops) {
           if (std::is_same_v<T, particle> && o == compact_op::nonzero) continue;
+          if (sanitize && !all_ops && o != one) continue;
           const bool can_in_place =
               (o == compact_op::select_if || o == compact_op::remove_if || o == compact_op::select_flagged) &&
               GetParam() == cuda::compact_algorithm::single_pass;
@@ -272,8 +284,10 @@ class CudaCompact : public cuda_stream_test<cuda::compact_algorithm> {
           if (!r) return;
         }
       }
+    }
   }
 
+  std::size_t sanitize_turn_ = 0;  // the sanitize tier's pattern and operation for the next size
   device_buffer in_, out_, idx_, flags_, count_, ws_;
 };
 

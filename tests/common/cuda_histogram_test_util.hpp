@@ -32,6 +32,7 @@ namespace scankit::test::cuda_histogram {
 namespace sk = scankit;
 namespace skc = scankit::cuda;
 using sk::test::quick;
+using sk::test::sanitize_tier;
 using skc::histogram_algorithm;
 
 #define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
@@ -76,8 +77,10 @@ inline std::vector<std::int64_t> small_sizes() {
   return sk::test::test_sizes({512 * 2 * 16, 256 * 2 * 4}, quick() ? 20000 : 70000, 2,
                               quick() ? 40000 : 70000);
 }
+/// (The sanitize tier: 50,000 to 100,000, still many blocks of every kernel.)
 inline std::int64_t large_size() {
-  std::uniform_int_distribution<std::int64_t> d(quick() ? 100000 : 1000000, quick() ? 200000 : 2000000);
+  const std::int64_t lo = sanitize_tier() ? 50000 : quick() ? 100000 : 1000000;
+  std::uniform_int_distribution<std::int64_t> d(lo, 2 * lo);
   return d(sk::test::rng());
 }
 

@@ -1,6 +1,24 @@
 // Helpers shared by the CPU and CUDA test suites: the seed every program prints (and replays from
-// SCANKIT_TEST_SEED), fresh random inputs, the size list every primitive is tested over, a
-// non-commutative monoid, and comparison against a serial reference.
+// SCANKIT_TEST_SEED), the size tier of the run, fresh random inputs, the size list every
+// primitive is tested over, a non-commutative monoid, and comparison against a serial reference.
+//
+// Size tiers (the tests read them from the environment; the library never does):
+//   full      the default: every size, element type and operator.
+//   quick     SCANKIT_TEST_QUICK=1 (and any build under a host sanitizer): every size class, with
+//             fewer and smaller representatives; programs of large sizes skip.
+//   sanitize  SCANKIT_TEST_TIER=sanitize: quick, cut again so that compute-sanitizer's memcheck,
+//             racecheck and synccheck (tens to hundreds of times slower than a plain run) cover
+//             every CUDA program within minutes (tools/gpu-check sanitize). Sizes are 0, 1, 2,
+//             97 (a prime), 1025 (2^10 + 1) and tile-1, tile, tile+1 for every tile size, with one
+//             random size below 2^15 instead of three; the suites take one operator per element
+//             type (the non-commutative one kept), one input pattern per size, fewer random runs
+//             and smaller bin sweeps. Every algorithm, tile and forced path still runs, and
+//             every result is still compared with the serial reference, so the tier can fail.
+//             It serves the CUDA programs; the CPU programs pass at it too, skipping the check
+//             that their sizes reach the parallel paths.
+//   SCANKIT_TEST_TIER=full|quick|sanitize picks a tier explicitly (it outranks
+//   SCANKIT_TEST_QUICK); any other value stops the program, so that a misspelt tier never runs
+//   the full suite under a sanitizer.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -63,32 +81,69 @@ inline std::mt19937_64& rng() {
 }
 
 
-/// Whether the suite should run a reduced workload: SCANKIT_TEST_QUICK set to anything but
-/// "0", or a build under a sanitizer (every size class is still covered, with fewer and
-/// smaller representatives).
-inline bool quick() {
-  if (const char* env = std::getenv("SCANKIT_TEST_QUICK")) return std::string_view(env) != "0";
+enum class test_tier { full, quick, sanitize };
+
+/// The size tier of this run (see the top of this file), read once.
+inline test_tier tier() {
+  static const test_tier t = [] {
+    if (const char* env = std::getenv("SCANKIT_TEST_TIER"); env != nullptr && *env != '\0') {
+      const std::string_view v = env;
+      if (v == "full") return test_tier::full;
+      if (v == "quick") return test_tier::quick;
+      if (v == "sanitize") return test_tier::sanitize;
+      std::fprintf(stderr, "SCANKIT_TEST_TIER=%s: expected full, quick or sanitize\n", env);
+      std::exit(2);
+    }
+    if (const char* env = std::getenv("SCANKIT_TEST_QUICK"))
+      return std::string_view(env) != "0" ? test_tier::quick : test_tier::full;
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return true;
+    return test_tier::quick;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
     __has_feature(undefined_behavior_sanitizer)
-  return true;
+    return test_tier::quick;
 #else
-  return false;
+    return test_tier::full;
 #endif
 #else
-  return false;
+    return test_tier::full;
 #endif
+  }();
+  return t;
 }
+
+/// Whether the suite should run a reduced workload: the quick or the sanitize tier (every
+/// size class is still covered, with fewer and smaller representatives).
+inline bool quick() { return tier() != test_tier::full; }
+
+/// Whether the run is the sanitize tier: the quick workload cut again for compute-sanitizer.
+inline bool sanitize_tier() { return tier() == test_tier::sanitize; }
+
+/// The sanitize tier's thinning of the variants (patterns, directions, ...) tried at each size:
+/// every variant in the other tiers; at the sanitize tier one per size, a different one at each
+/// size in turn, so that all of them still run over `per_size` sizes. Call run() once per
+/// (size, variant) case, in loop order, `per_size` times per size.
+class variant_turns {
+ public:
+  explicit variant_turns(std::size_t per_size) : per_size_(per_size > 0 ? per_size : 1) {}
+  bool run() {
+    const std::size_t i = next_++;
+    return !sanitize_tier() || i % per_size_ == i / per_size_ % per_size_;
+  }
+
+ private:
+  std::size_t per_size_, next_ = 0;
+};
 
 /// A gtest environment that prints the seed (and whether the run is quick) before any test
 /// runs, so that a failure can be replayed with the same inputs.
 class seed_environment : public ::testing::Environment {
  public:
   void SetUp() override {
+    const test_tier t = tier();
     std::printf("[ scankit  ] SCANKIT_TEST_SEED=%llu (export it to replay this run)%s\n",
-                static_cast<unsigned long long>(seed()), quick() ? " SCANKIT_TEST_QUICK" : "");
+                static_cast<unsigned long long>(seed()),
+                t == test_tier::sanitize ? " SCANKIT_TEST_TIER=sanitize" : t == test_tier::quick ? " SCANKIT_TEST_QUICK" : "");
     std::fflush(stdout);
   }
 };
@@ -184,15 +239,29 @@ inline const char* kind_name(scan_kind k) { return k == scan_kind::inclusive ? "
 /// The sizes every scan is tested over: 0, 1, 2, tile-1, tile, tile+1 (and 2 tiles +- 1,
 /// tile^2 + 1) for the given tile sizes, primes, 2^k +- 1, and a few random sizes below
 /// `max_random`. Sizes above `max_size` are dropped (tile^2 + 1 gets large for big tiles).
+/// The sanitize tier keeps 0, 1, 2, one prime, one 2^k + 1, tile-1, tile and tile+1, and one
+/// random size below min(max_random, 2^15): every tile's edges, at a fraction of the launches
+/// and items.
 inline std::vector<std::int64_t> test_sizes(std::vector<std::int64_t> tiles, std::int64_t max_random,
                                             int randoms = 3,
                                             std::int64_t max_size = std::numeric_limits<std::int64_t>::max()) {
-  std::vector<std::int64_t> s{0, 1, 2, 3, 31, 32, 33, 97, 1009, 65537, 1000003};
-  for (auto t : tiles)
-    for (std::int64_t k : {t - 1, t, t + 1, 2 * t - 1, 2 * t + 1, t * t + 1})
+  const bool sanitize = sanitize_tier();
+  std::vector<std::int64_t> s = sanitize ? std::vector<std::int64_t>{0, 1, 2, 97, 1025}
+                                         : std::vector<std::int64_t>{0, 1, 2, 3, 31, 32, 33, 97, 1009, 65537, 1000003};
+  for (auto t : tiles) {
+    for (std::int64_t k : {t - 1, t, t + 1})
       if (k >= 0) s.push_back(k);
-  for (int k : {10, 16, 20})
-    for (int d : {-1, 1}) s.push_back((std::int64_t{1} << k) + d);
+    if (!sanitize)
+      for (std::int64_t k : {2 * t - 1, 2 * t + 1, t * t + 1})
+        if (k >= 0) s.push_back(k);
+  }
+  if (!sanitize)
+    for (int k : {10, 16, 20})
+      for (int d : {-1, 1}) s.push_back((std::int64_t{1} << k) + d);
+  if (sanitize) {
+    randoms = std::min(randoms, 1);
+    max_random = std::min<std::int64_t>(max_random, std::int64_t{1} << 15);
+  }
   std::uniform_int_distribution<std::int64_t> d(1, std::max<std::int64_t>(max_random, 2));
   for (int i = 0; i < randoms; ++i) s.push_back(d(rng()));
   std::sort(s.begin(), s.end());

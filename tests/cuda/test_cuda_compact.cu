@@ -8,7 +8,8 @@
 //
 // Each test is parametrised by the algorithm. Without a GPU every test skips.
 //
-// Environment: SCANKIT_TEST_QUICK=1 (small sizes: for compute-sanitizer runs),
+// Environment: SCANKIT_TEST_QUICK=1 (small sizes), SCANKIT_TEST_TIER=sanitize (fewer sizes,
+// patterns and operations per size, test_util.hpp: for compute-sanitizer runs),
 // SCANKIT_TEST_SEED=N (replay), SCANKIT_TEST_VERBOSE=1 (print each case).
 //
 // The built-in types and predicates come from the library; the struct item type and the
@@ -27,8 +28,10 @@ namespace skc = scankit::cuda;
 using namespace scankit::test;
 using skc::compact_algorithm;
 
+// Every operation at every size (the sanitize tier too: this is where each operation meets
+// every tile's edges), the patterns in turn at that tier.
 TEST_P(CudaCompact, Uint32AllPatterns) {
-  every_op<std::uint32_t>(sizes_up_to(quick() ? 1 << 15 : 1 << 20), all_patterns);
+  every_op<std::uint32_t>(sizes_up_to(quick() ? 1 << 15 : 1 << 20), all_patterns, 0, /*all_ops=*/true);
 }
 
 TEST_P(CudaCompact, EveryType) {

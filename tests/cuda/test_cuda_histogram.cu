@@ -5,7 +5,8 @@
 // forced layouts: test_cuda_histogram_layouts.
 //
 // Each test is parametrised by the algorithm. Without a GPU every test skips.
-//   SCANKIT_TEST_QUICK=1   small sizes and fewer bin counts: for compute-sanitizer runs.
+//   SCANKIT_TEST_QUICK=1   small sizes and fewer bin counts.
+//   SCANKIT_TEST_TIER=sanitize  tile edges only (test_util.hpp): for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N    replays a run (the seed is printed at start).
 #include "common/cuda_histogram_test_util.hpp"
 

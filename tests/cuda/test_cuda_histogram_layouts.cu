@@ -3,6 +3,8 @@
 // serial reference, a one-bin input, histogram_range; and the fallback of a layout that does
 // not fit. Without a GPU every test skips.
 //   SCANKIT_TEST_QUICK=1   fewer bin counts.
+//   SCANKIT_TEST_TIER=sanitize  three bin counts (each layout still taken at one of them) and
+//                          tile edges only (test_util.hpp): for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N    replays a run (the seed is printed at start).
 #include "common/cuda_histogram_test_util.hpp"
 
@@ -50,7 +52,9 @@ template <class T>
 void forced_layout(skc::histogram_layout layout) {
   const skc::histogram_options opts{.algorithm = histogram_algorithm::adaptive, .layout = layout};
   int variant = 0;
-  std::vector<std::int64_t> bins_list{1, 7, 256, 1000, 4096, 20000};
+  // The sanitize tier: one tiny, one middling and one large count (the layout is forced either way).
+  std::vector<std::int64_t> bins_list =
+      sanitize_tier() ? std::vector<std::int64_t>{7, 1000, 20000} : std::vector<std::int64_t>{1, 7, 256, 1000, 4096, 20000};
   if (!quick()) bins_list.push_back(65536);
   for (std::int64_t bins : bins_list) {
     const auto plan = skc::plan_histogram(bins, sizeof(T), opts);

@@ -11,7 +11,9 @@
 //
 // Environment:
 //   SCANKIT_TEST_QUICK=1   sizes up to 2^17 and a representative subset of element types and
-//                          operators: for compute-sanitizer runs.
+//                          operators.
+//   SCANKIT_TEST_TIER=sanitize  the quick subset cut to one operator per element type, fewer
+//                          sizes (test_util.hpp): for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N    replays a run (the seed is printed at start).
 //   SCANKIT_TEST_VERBOSE=1 prints each case before it runs (to find one that hangs).
 //
@@ -53,14 +55,17 @@ struct pinned_array {
 };
 
 /// The subset of element types and operators that SCANKIT_TEST_QUICK keeps: every element
-/// type, 4- and 8-byte, signed, unsigned and floating, and every kind of operator once.
+/// type, 4- and 8-byte, signed, unsigned and floating, and every kind of operator once. The
+/// sanitize tier keeps one operator per element type (and/or, whose inputs differ only on the
+/// host, are left out).
 bool in_quick_subset(sk::dtype t, sk::op_kind o) {
   using sk::dtype;
   using sk::op_kind;
-  return (t == dtype::i32 && o == op_kind::sum) || (t == dtype::u32 && o == op_kind::bit_xor) ||
-         (t == dtype::i64 && o == op_kind::max) || (t == dtype::u64 && o == op_kind::product) ||
-         (t == dtype::f32 && o == op_kind::sum) || (t == dtype::f64 && o == op_kind::min) ||
-         (t == dtype::u64 && o == op_kind::bit_and) || (t == dtype::i32 && o == op_kind::bit_or);
+  const bool one_per_type = (t == dtype::i32 && o == op_kind::sum) || (t == dtype::u32 && o == op_kind::bit_xor) ||
+                            (t == dtype::i64 && o == op_kind::max) || (t == dtype::u64 && o == op_kind::product) ||
+                            (t == dtype::f32 && o == op_kind::sum) || (t == dtype::f64 && o == op_kind::min);
+  if (sanitize_tier()) return one_per_type;
+  return one_per_type || (t == dtype::u64 && o == op_kind::bit_and) || (t == dtype::i32 && o == op_kind::bit_or);
 }
 
 // Every element type and operator, sizes around every tile size (up to 2^21), both kinds,
@@ -80,8 +85,9 @@ TEST_P(CudaScan, BlockSizes) {
   const auto sizes = quick() ? sizes_between(0, 1 << 17, 1 << 17) : sizes_between(0, 1 << 20, 1 << 18);
   for (int block : {32, 128, 1024}) {
     SCOPED_TRACE("block " + std::to_string(block));
-    sweep(sk::sum<std::int32_t>{}, sizes, config(block));
-    sweep(sk::bit_xor<std::uint64_t>{}, sizes, config(block));
+    // The sanitize tier: 4-byte items at blocks 32 and 1024, 8-byte at 128 and 1024.
+    if (!sanitize_tier() || block != 128) sweep(sk::sum<std::int32_t>{}, sizes, config(block));
+    if (!sanitize_tier() || block != 32) sweep(sk::bit_xor<std::uint64_t>{}, sizes, config(block));
     if (!quick()) sweep(sk::max<double>{}, sizes, config(block));
   }
 }

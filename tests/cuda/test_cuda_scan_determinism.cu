@@ -23,7 +23,7 @@ using skc::scan_algorithm;
 TEST_P(CudaScan, StressRandomSizes) {
   if (algo() != scan_algorithm::decoupled_lookback && algo() != scan_algorithm::reduce_then_scan)
     GTEST_SKIP() << "stress runs for the single-pass and reduce-then-scan algorithms";
-  stress_random_sizes<std::int32_t>(quick() ? 50 : 1000, 0.0, quick() ? 16 : 22, sk::test::fast_random_i32);
+  stress_random_sizes<std::int32_t>(sanitize_tier() ? 12 : quick() ? 50 : 1000, 0.0, quick() ? 16 : 22, sk::test::fast_random_i32);
 }
 
 // Floating-point scans are bitwise deterministic: the same input gives the same bits on every

@@ -6,7 +6,9 @@
 // test skips. The forced paths, bad arguments and the input above 2^30 keys have their own
 // programs (test_cuda_sort_paths, _invalid, _large).
 //
-//   SCANKIT_TEST_QUICK=1  small sizes, no large-size test: for compute-sanitizer runs.
+//   SCANKIT_TEST_QUICK=1  small sizes, no large-size test.
+//   SCANKIT_TEST_TIER=sanitize  tile edges only, one key pattern and direction per size, every
+//                         value size and algorithm (test_util.hpp): for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N   replays a run.
 #include "common/cuda_sort_test_util.hpp"
 
@@ -35,9 +37,11 @@ class CudaSort : public ::testing::TestWithParam<sort_algorithm> {};
 /// per input and shared by the three algorithms).
 template <class K>
 void keys_every_pattern() {
+  variant_turns turns(std::size(all_key_patterns) * 2);  // the sanitize tier: one per size
   for (auto n : sizes_for<K>())
     for (auto p : all_key_patterns)
       for (bool desc : {false, true}) {
+        if (!turns.run()) continue;
         SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p) << (desc ? ", descending" : ""));
         const auto keys = make_keys<K>(n, p);
         auto want = keys;
@@ -77,9 +81,11 @@ void pairs_stable(sort_algorithm alg) {
     }
   }
   if (!quick()) sizes.push_back(alg == sort_algorithm::split_1bit ? 300007 : 1234567);
+  variant_turns turns(4 * 2);  // the sanitize tier: one pattern and direction per size
   for (auto n : sizes)
     for (auto p : {key_pattern::few_distinct, key_pattern::special, key_pattern::middle_digits, key_pattern::random})
       for (bool desc : {false, true}) {
+        if (!turns.run()) continue;
         const sort_options opts{.descending = desc};
         ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, p, opts, alg, false)));
         ASSERT_TRUE((gpu_pairs_match<K, std::uint64_t>(n, p, opts, alg, false)));
@@ -93,11 +99,13 @@ void bit_ranges(sort_algorithm alg) {
   // 3,000 keys take the single block; the larger size every algorithm's multi-block path.
   // [5, 26) and [2, 50): 3 digit passes of 32-bit keys and 6 of 64-bit ones, whose histograms
   // take exactly 48 KiB of dynamic shared memory (the launch must opt in to it).
+  variant_turns turns(2);  // the sanitize tier: one direction per (size, range), in turn
   for (std::int64_t n : {std::int64_t{3000}, std::int64_t{quick() ? 20001 : 70001}})
     for (auto [b, e] : std::vector<std::pair<int, int>>{{0, 1}, {3, std::min(11, bits)}, {bits - 5, bits},
                                                         {bits / 2, bits / 2}, {1, bits - 1},
                                                         {5, std::min(26, bits)}, {2, std::min(50, bits)}})
       for (bool desc : {false, true}) {
+        if (!turns.run()) continue;
         SCOPED_TRACE(::testing::Message() << "bits [" << b << ", " << e << ")");
         ASSERT_TRUE((gpu_pairs_match<K, std::uint32_t>(n, key_pattern::random, {desc, b, e}, alg, false)));
         // 16-byte values too: their tiles (one-byte keys: 256 x 4 below 2^17) over bit ranges.
@@ -107,8 +115,10 @@ void bit_ranges(sort_algorithm alg) {
 
 template <class K>
 void in_place_and_argsort(sort_algorithm alg) {
+  variant_turns turns(3);  // the sanitize tier: one pattern per size
   for (std::int64_t n : {std::int64_t{1}, std::int64_t{4000}, std::int64_t{50001}, std::int64_t{quick() ? 9000 : 300007}})
     for (auto p : {key_pattern::random, key_pattern::narrow, key_pattern::all_equal}) {
+      if (!turns.run()) continue;
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", pattern " << name(p));
       const auto keys = make_keys<K>(n, p);
       auto want = keys;

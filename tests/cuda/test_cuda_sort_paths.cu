@@ -3,7 +3,9 @@
 // keys, pairs, argsort, in place, both directions; and the plan's choice and fallback
 // (plan_sort, host arithmetic, no GPU needed).
 //
-//   SCANKIT_TEST_QUICK=1  small sizes, no large-size test: for compute-sanitizer runs.
+//   SCANKIT_TEST_QUICK=1  small sizes, no large-size test.
+//   SCANKIT_TEST_TIER=sanitize  the quick sizes, one key pattern and direction per size (every
+//                         forced tile and value size still runs): for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N   replays a run.
 #include "common/cuda_sort_test_util.hpp"
 
@@ -70,6 +72,7 @@ void forced_path(cuda::sort_tile tile) {
   const bool roomy = cuda::detail::radix::current_device_limits().shared_per_block >= 227 * 1024;
   for (std::size_t vb : {0, 4, 8, 16}) {
     if (!tile_exists(tile, sizeof(K), vb, 2)) continue;
+    variant_turns turns(2 * 2);  // the sanitize tier: one direction and pattern per size
     for (std::int64_t n : forced_path_sizes<K>(tile, vb))
       for (bool desc : {false, true}) {
         const sort_options opts{.descending = desc};
@@ -78,6 +81,7 @@ void forced_path(cuda::sort_tile tile) {
         const auto plan = cuda::plan_sort(n, sizeof(K), vb, opts, cfg);
         if (roomy && n >= 2) ASSERT_EQ(plan.tile, tile) << plan.describe();
         for (auto p : {key_pattern::random, key_pattern::special}) {
+          if (!turns.run()) continue;
           if (vb == 0) {
             const auto keys = make_keys<K>(n, p);
             auto want = keys;
