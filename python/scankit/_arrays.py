@@ -151,7 +151,8 @@ class TorchOps:
         self._devices = {}
 
     def dtype_name(self, x):
-        return self.names.get(x.dtype, str(x.dtype).replace("torch.", ""))
+        n = self.names.get(x.dtype)  # (a default argument to get() would format the dtype every call)
+        return str(x.dtype).replace("torch.", "") if n is None else n
 
     def device(self, x):
         if x.is_cuda:
