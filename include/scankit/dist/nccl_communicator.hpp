@@ -27,6 +27,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -166,6 +167,15 @@ struct nccl_local_rank {
   void* buffer_bytes(int slot, std::size_t bytes, const char* operation) { return scratch[slot].get(bytes, stream, operation); }
 };
 
+/// One phase of a distributed call, as nccl_communicator::last_phases() reports it.
+struct phase_time {
+  std::string name;  // "local sort", "all-to-all", ... (each primitive's header lists its phases)
+  double ms = 0;     // from the phase's first mark to the next one; the largest over the local ranks
+  /// Bytes the local rank sent to other ranks in the phase, the largest over the local ranks;
+  /// noted by the phases that move the data (the sort's all-to-all), else 0.
+  std::int64_t sent_bytes = 0;
+};
+
 class nccl_communicator {
  public:
   static constexpr std::chrono::milliseconds default_timeout{std::chrono::minutes(5)};
@@ -295,6 +305,85 @@ class nccl_communicator {
     }, "the streams", operation);
   }
 
+  /// Phase timing, for benchmarks (off by default). While on, every distributed call records a
+  /// CUDA event on each local rank's stream where one of its phases begins and where the call's
+  /// enqueued work ends; last_phases() turns the events of the latest call into times. Host
+  /// waits inside a call belong to the phase they end, since the next phase's work is enqueued
+  /// after them. Off, the calls create and record no events.
+  void record_phases(bool on) {
+    if (on && !phases_) phases_ = std::make_unique<phase_log>();
+    if (!on) release_phases();
+  }
+  bool recording_phases() const noexcept { return phases_ != nullptr; }
+
+  /// The phases of the latest call (empty when recording is off, or when that call threw before
+  /// its end). Waits (bounded by timeout()) for the call's work on every local rank.
+  std::vector<phase_time> last_phases() {
+    constexpr const char* where = "scankit::dist::nccl_communicator::last_phases";
+    std::vector<phase_time> result;
+    if (!phases_ || !phases_->complete || phases_->names.empty()) return result;
+    const std::size_t marks = phases_->names.size();  // the last name is the end mark
+    check_usable(where);
+    wait([&] {
+      for (auto& l : local_) {
+        detail::device_guard g(l.device);
+        const cudaError_t e = cudaEventQuery(phases_->events[static_cast<std::size_t>(&l - local_.data())][marks - 1]);
+        if (e == cudaErrorNotReady) return false;
+        detail::check_cuda(e, "cudaEventQuery", where);
+      }
+      return true;
+    }, "the phase events", where);
+    for (std::size_t m = 0; m + 1 < marks; ++m) {
+      phase_time t;
+      t.name = phases_->names[m];
+      for (std::size_t i = 0; i < local_.size(); ++i) {
+        detail::device_guard g(local_[i].device);
+        float ms = 0;
+        detail::check_cuda(cudaEventElapsedTime(&ms, phases_->events[i][m], phases_->events[i][m + 1]), "cudaEventElapsedTime",
+                           where);
+        t.ms = std::max(t.ms, static_cast<double>(ms));
+        t.sent_bytes = std::max(t.sent_bytes, phases_->bytes[i][m]);
+      }
+      result.push_back(std::move(t));
+    }
+    return result;
+  }
+
+  /// For the primitives (when recording): `first` starts a call's log; each mark records an
+  /// event on every local rank's stream where phase `name` begins; end_phases() marks where the
+  /// call's work ends; note_sent_bytes adds to the current phase's bytes of local rank `local`.
+  void mark_phase(const char* name, bool first = false) {
+    if (!phases_) return;
+    auto& log = *phases_;
+    if (first) log.names.clear(), log.complete = false;
+    const std::size_t m = log.names.size();
+    log.names.emplace_back(name ? name : "");
+    log.events.resize(local_.size());
+    log.bytes.resize(local_.size());
+    for (std::size_t i = 0; i < local_.size(); ++i) {
+      auto& l = local_[i];
+      detail::device_guard g(l.device);
+      auto& ev = log.events[i];
+      if (ev.size() <= m) {
+        ev.push_back(nullptr);
+        detail::check_cuda(cudaEventCreate(&ev.back()), "cudaEventCreate", "scankit::dist phase timing");
+      }
+      log.bytes[i].resize(m + 1);
+      log.bytes[i][m] = 0;
+      detail::check_cuda(cudaEventRecord(ev[m], l.stream), "cudaEventRecord", "scankit::dist phase timing");
+    }
+  }
+  void end_phases() {
+    if (!phases_) return;
+    mark_phase("");
+    phases_->complete = true;
+  }
+  void note_sent_bytes(int local, std::int64_t bytes) noexcept {
+    if (!phases_ || phases_->names.empty()) return;
+    auto& b = phases_->bytes[static_cast<std::size_t>(local)];
+    if (!b.empty()) b.back() += bytes;
+  }
+
   /// After NCCL calls on non-blocking communicators: waits until every local communicator has
   /// finished enqueueing (ncclCommGetAsyncError leaves ncclInProgress), at most timeout().
   void settle(const char* call, const char* operation) {
@@ -310,6 +399,28 @@ class nccl_communicator {
 
  private:
   nccl_communicator() = default;
+
+  /// The events of the latest call: events[local rank][mark], one name per mark (the last is
+  /// the end); events are kept for the next call.
+  struct phase_log {
+    std::vector<std::string> names;
+    std::vector<std::vector<cudaEvent_t>> events;
+    std::vector<std::vector<std::int64_t>> bytes;
+    bool complete = false;
+  };
+
+  void release_phases() noexcept {
+    if (!phases_) return;
+    for (std::size_t i = 0; i < phases_->events.size() && i < local_.size(); ++i) {
+      int previous = 0;
+      cudaGetDevice(&previous);
+      cudaSetDevice(local_[i].device);
+      for (auto e : phases_->events[i])
+        if (e) cudaEventDestroy(e);
+      cudaSetDevice(previous);
+    }
+    phases_.reset();
+  }
 
   /// Polls done() until it holds; checks NCCL's asynchronous errors meanwhile; aborts and
   /// throws on an error or after the timeout.
@@ -367,9 +478,11 @@ class nccl_communicator {
     std::swap(own_comms_, o.own_comms_);
     std::swap(own_streams_, o.own_streams_);
     std::swap(broken_, o.broken_);
+    std::swap(phases_, o.phases_);
   }
 
   void release() noexcept {
+    release_phases();
     for (auto& l : local_) {
       int previous = 0;
       cudaGetDevice(&previous);
@@ -390,6 +503,7 @@ class nccl_communicator {
   bool own_comms_ = false;
   bool own_streams_ = false;
   bool broken_ = false;
+  std::unique_ptr<phase_log> phases_;  // null: phase timing off
 };
 
 }  // namespace scankit::dist

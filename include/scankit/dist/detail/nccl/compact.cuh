@@ -9,6 +9,9 @@
 // unique: a rank's first item that continues the run of the nearest earlier rank with items is
 // dropped (the equality is evaluated on the host with the exchanged items) by moving the rank's
 // output down one item. The outputs are stream-ordered; the results come back to the host.
+//
+// Phase timing (nccl_communicator::record_phases): "local compaction" (partition: "local
+// partition"; unique: "local unique"), "exchange" (phases 2 and 3), unique also "boundaries".
 #pragma once
 
 #include <cstdint>
@@ -39,6 +42,7 @@ std::vector<compaction_result> select(nccl_communicator& c, std::span<const devi
   sig.add_type<Pred>();
 
   // ---- phase 1: local compaction, the count into the call record ------------------------------
+  c.mark_phase("local compaction", true);
   const auto failed = local_phase(
       c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
       [](int) { return std::int64_t{0}; },
@@ -53,9 +57,11 @@ std::vector<compaction_result> select(nccl_communicator& c, std::span<const devi
       where);
 
   // ---- phases 2 and 3: exchange of the counts, offsets ------------------------------------------
+  c.mark_phase("exchange");
   const auto counts = payloads<std::int64_t>(gather_records(c, sig.value(), failed, where));
   std::vector<compaction_result> result;
   for (int i = 0; i < c.local_count(); ++i) result.push_back(compaction_offsets(counts, c.local(i).rank));
+  c.end_phases();
   return result;
 }
 
@@ -73,6 +79,7 @@ std::vector<partition_result> partition(nccl_communicator& c, std::span<const de
   sig.add_type<Pred>();
 
   // ---- phase 1: local partition, the selected count into the call record ----------------------
+  c.mark_phase("local partition", true);
   const auto failed = local_phase(
       c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
       [&](int i) { return payload{0, at(in, i).size}; },
@@ -86,6 +93,7 @@ std::vector<partition_result> partition(nccl_communicator& c, std::span<const de
       where);
 
   // ---- phases 2 and 3: exchange, offsets ---------------------------------------------------------
+  c.mark_phase("exchange");
   const auto all = payloads<payload>(gather_records(c, sig.value(), failed, where));
   std::vector<partition_result> result;
   for (int i = 0; i < c.local_count(); ++i) {
@@ -103,6 +111,7 @@ std::vector<partition_result> partition(nccl_communicator& c, std::span<const de
     }
     result.push_back(r);
   }
+  c.end_phases();
   return result;
 }
 
@@ -122,6 +131,7 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
   sig.add_type<Eq>();
 
   // ---- phase 1: local unique; count and boundary items into the call record --------------------
+  c.mark_phase("local unique", true);
   const auto failed = local_phase(
       c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
       [&](int i) {
@@ -143,9 +153,11 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
       where);
 
   // ---- phase 2: exchange -----------------------------------------------------------------------
+  c.mark_phase("exchange");
   const auto all = payloads<payload>(gather_records(c, sig.value(), failed, where));
 
   // ---- phase 3: drop first items that continue an earlier rank's run, then offsets -------------
+  c.mark_phase("boundaries");
   std::vector<std::int64_t> counts(all.size());
   const T* last = nullptr;
   for (std::size_t q = 0; q < all.size(); ++q) {
@@ -169,6 +181,7 @@ std::vector<compaction_result> unique(nccl_communicator& c, std::span<const devi
     }
     result.push_back(compaction_offsets(counts, l.rank));
   });
+  c.end_phases();
   return result;
 }
 

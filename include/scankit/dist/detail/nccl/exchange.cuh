@@ -161,6 +161,20 @@ inline std::vector<call_record> gather_records(nccl_communicator& c, std::uint64
   return all;
 }
 
+/// Phase timing: notes the bytes each local rank sends to other ranks in an all-to-all whose
+/// piece sizes are matrix[from * p + to] items of `item_bytes` (nothing unless recording).
+inline void note_sent_pieces(nccl_communicator& c, const std::vector<std::int64_t>& matrix, std::size_t item_bytes) {
+  if (!c.recording_phases()) return;
+  const int p = c.size();
+  for (int i = 0; i < c.local_count(); ++i) {
+    const int me = c.local(i).rank;
+    std::int64_t items = 0;
+    for (int q = 0; q < p; ++q)
+      if (q != me) items += matrix[static_cast<std::size_t>(me * p + q)];
+    c.note_sent_bytes(i, items * static_cast<std::int64_t>(item_bytes));
+  }
+}
+
 /// Moves each local rank's items from layout `from` to layout `to` (items per rank, global
 /// order kept): grouped ncclSend/ncclRecv of the overlapping pieces (plan_transfer), bytes
 /// as ncclUint8. in[i] and out[i] belong to local rank i; out must not overlap in.

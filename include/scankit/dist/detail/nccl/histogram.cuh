@@ -10,6 +10,9 @@
 // no call records are exchanged, and calls that differ between ranks (types, bin counts) are
 // not detected here, unlike on CPU ranks (detecting them would cost a host round trip, about a
 // tenth of a 2^28-sample histogram); nccl_communicator::synchronize() bounds the wait for them.
+//
+// Phase timing (nccl_communicator::record_phases): "local counts", "all-reduce" (or "reduce"),
+// and, when the counts go through scratch, "accumulate" or "copy".
 #pragma once
 
 #include <cstdint>
@@ -47,6 +50,7 @@ void histogram(nccl_communicator& c, std::span<const device_shard<C>> counts, co
   const bool direct = cfg.root < 0 && !cfg.accumulate;
 
   // ---- phase 1: local counts ---------------------------------------------------------------
+  c.mark_phase("local counts", true);
   std::vector<C*> into(static_cast<std::size_t>(c.local_count()));
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     into[static_cast<std::size_t>(i)] = direct ? counts[static_cast<std::size_t>(i)].data : l.buffer<C>(slot_a, bins, where);
@@ -54,6 +58,7 @@ void histogram(nccl_communicator& c, std::span<const device_shard<C>> counts, co
   });
 
   // ---- phase 2: all-reduce or reduce ----------------------------------------------------------
+  c.mark_phase(cfg.root < 0 ? "all-reduce" : "reduce");
   grouped(c, cfg.root < 0 ? "ncclAllReduce" : "ncclReduce", where, [&](nccl_local_rank& l, int i) {
     C* x = into[static_cast<std::size_t>(i)];
     if (cfg.root < 0)
@@ -65,7 +70,8 @@ void histogram(nccl_communicator& c, std::span<const device_shard<C>> counts, co
   });
 
   // ---- phase 3: into the caller's counts --------------------------------------------------------
-  if (direct) return;
+  if (direct) return c.end_phases();
+  c.mark_phase(cfg.accumulate ? "accumulate" : "copy");
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     if (cfg.root >= 0 && l.rank != cfg.root) return;
     C* dst = counts[static_cast<std::size_t>(i)].data;
@@ -79,6 +85,7 @@ void histogram(nccl_communicator& c, std::span<const device_shard<C>> counts, co
                  "cudaMemcpyAsync", where);
     }
   });
+  c.end_phases();
 }
 
 }  // namespace scankit::dist::detail::nccl

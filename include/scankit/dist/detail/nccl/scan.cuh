@@ -7,6 +7,8 @@
 //   phase 3  local scan (scankit::cuda::scan) from the carry-in init . t_0 . ... . t_(r-1),
 //            enqueued on the rank's stream (a read and a write of the shard)
 //
+// Phase timing (nccl_communicator::record_phases): "local reduce", "exchange", "local scan".
+//
 // The wait in phase 2 is there because cuda::scan takes its carry-in as a host value; the
 // scan's output is stream-ordered. Totals combine in rank order: the operator need not commute.
 #pragma once
@@ -41,6 +43,7 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
   if constexpr (std::is_arithmetic_v<T> || std::has_unique_object_representations_v<T>) sig.add_value(init);
 
   // ---- phase 1: local reduce into the call record --------------------------------------------
+  c.mark_phase("local reduce", true);
   const auto failed = local_phase(
       c, sig.value(), [&](int i) { check_in_out(at(in, i).data, at(in, i).size, at(out, i).data, at(out, i).size, where); },
       [&](int) { return op.identity(); },
@@ -50,11 +53,13 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
       where);
 
   // ---- phase 2: exchange of the rank totals --------------------------------------------------
+  c.mark_phase("exchange");
   const auto totals = payloads<T>(gather_records(c, sig.value(), failed, where));
   T global = init;
   for (const auto& t : totals) global = op(global, t);
 
   // ---- phase 3: local scan with the rank's carry-in --------------------------------------------
+  c.mark_phase("local scan");
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     T carry = init;
     for (int q = 0; q < l.rank; ++q) carry = op(carry, totals[static_cast<std::size_t>(q)]);
@@ -63,6 +68,7 @@ value_t<Op> scan(nccl_communicator& c, std::span<const device_shard<const value_
     void* ws = l.buffer_bytes(slot_b, bytes, where);
     scankit::cuda::scan(s.data, at(out, i).data, s.size, op, kind, carry, ws, bytes, l.stream, cfg);
   });
+  c.end_phases();
   return global;
 }
 
