@@ -321,7 +321,8 @@ void check_sort(nccl_communicator& c, distribution d, layout l, std::int64_t tot
                 const sort_config& cfg, bool pairs) {
   SCOPED_TRACE(SCANKIT_CASE(typeid(K).name() << " " << name(d) << " " << name(l) << " n " << total
                             << (opts.descending ? " descending" : "") << (pairs ? " pairs" : "") << " samples "
-                            << cfg.samples_per_rank));
+                            << cfg.samples_per_rank << " bits [" << opts.begin_bit << ", " << opts.end_bit << ")"
+                            << (cfg.merge_received ? " merge" : " local sort")));
   const int p = c.size();
   const auto sizes = shard_sizes(l, total, p, 18);
   const auto n = total_of(sizes);
@@ -354,7 +355,10 @@ inline void sort_cases(nccl_communicator& c) {
   auto each = [&](auto tag) {
     using K = typename decltype(tag)::type;
     for (distribution d : all_distributions)
-      for (bool descending : {false, true}) check_sort<K>(c, d, descending ? layout::uneven : layout::equal, 30011, {.descending = descending}, {}, false);
+      for (bool descending : {false, true})
+        for (bool merge : {true, false})
+          check_sort<K>(c, d, descending ? layout::uneven : layout::equal, 30011, {.descending = descending},
+                        {.merge_received = merge}, false);
   };
   each(std::type_identity<std::uint8_t>{});
   each(std::type_identity<std::uint16_t>{});
@@ -367,15 +371,32 @@ inline void sort_cases(nccl_communicator& c) {
   each(std::type_identity<float>{});
   each(std::type_identity<double>{});
   for (layout l : all_layouts)
-    for (distribution d : {distribution::uniform, distribution::all_equal, distribution::zipf, distribution::sorted}) {
-      check_sort<std::int32_t>(c, d, l, 50021, {}, {}, true);
-      check_sort<double>(c, d, l, 50021, {.descending = true}, {}, true);
-    }
+    for (distribution d : {distribution::uniform, distribution::all_equal, distribution::zipf, distribution::sorted})
+      for (bool merge : {true, false}) {
+        check_sort<std::int32_t>(c, d, l, 50021, {}, {.merge_received = merge}, true);
+        check_sort<double>(c, d, l, 50021, {.descending = true}, {.merge_received = merge}, true);
+        check_sort<float>(c, d, l, 50021, {}, {.merge_received = merge}, true);
+      }
+  // Bit ranges: keys that differ only outside the range are equal, and pairs show that they
+  // keep their order (floats: the top ordered bits, -0 and +0 apart, NaNs at the ends).
+  for (bool merge : {true, false}) {
+    check_sort<std::uint32_t>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 4, .end_bit = 12},
+                              {.merge_received = merge}, true);
+    check_sort<std::int64_t>(c, distribution::uniform, layout::equal, 40009, {.descending = true, .begin_bit = 0, .end_bit = 20},
+                             {.samples_per_rank = 16, .merge_received = merge}, true);
+    check_sort<float>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 20, .end_bit = 32},
+                      {.merge_received = merge}, true);
+    check_sort<double>(c, distribution::uniform, layout::first_empty, 40009, {.descending = true, .begin_bit = 40},
+                       {.merge_received = merge}, true);
+    check_sort<std::int8_t>(c, distribution::zipf, layout::equal, 40009, {.begin_bit = 2, .end_bit = 5},
+                            {.merge_received = merge}, false);
+  }
   for (distribution d : {distribution::uniform, distribution::zipf, distribution::all_equal, distribution::reversed})
     for (std::int64_t samples : {std::int64_t{0}, std::int64_t{8}}) {
       check_sort<std::uint32_t>(c, d, layout::uneven, 1 << 21, {}, {.samples_per_rank = samples}, false);
       check_sort<std::uint64_t>(c, d, layout::first_empty, 1 << 20, {.descending = true}, {.samples_per_rank = samples}, true);
     }
+  check_sort<float>(c, distribution::uniform, layout::uneven, 1 << 21, {.descending = true}, {.merge_received = false}, true);
 }
 
 }  // namespace scankit::dist::test

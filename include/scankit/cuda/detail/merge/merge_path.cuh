@@ -123,7 +123,12 @@ __global__ void __launch_bounds__(merge_threads)
     const K* b = keys_in + m + b0;
 
     // ---- phase 2: stage A's slice, then B's, in shared memory ----------------------------------
-    for (int i = t; i < count; i += merge_threads) staged[i] = i < na ? a[i] : b[i - na];
+    // A fixed trip count, so that each thread has all its loads in flight at once.
+#pragma unroll
+    for (int j = 0; j < merge_items; ++j) {
+      const int i = t + j * merge_threads;
+      if (i < count) staged[i] = i < na ? a[i] : b[i - na];
+    }
     __syncthreads();
 
     // ---- phase 3: each thread merges `merge_items` outputs from its own diagonal -------------------
@@ -147,7 +152,10 @@ __global__ void __launch_bounds__(merge_threads)
 
     // ---- phase 4: store the keys, gather the values --------------------------------------------
     K* out_keys = keys_out + s + d0;
-    for (int i = t; i < count; i += merge_threads) {
+#pragma unroll
+    for (int j = 0; j < merge_items; ++j) {
+      const int i = t + j * merge_threads;
+      if (i >= count) break;
       const int from = source[i];
       out_keys[i] = staged[from];
       if constexpr (!std::is_void_v<V>) {

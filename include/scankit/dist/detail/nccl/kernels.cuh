@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/dist/detail/splitters.hpp"
@@ -106,21 +105,6 @@ void local_reduce(const value_t<Op>* in, std::int64_t n, value_t<Op>* d_out, Op 
 
 // ---- the sort's samples and cuts ---------------------------------------------------------------
 
-/// The bits the sorts order by (as scankit::detail::sort_rank_bits), on host and device.
-template <class K>
-__host__ __device__ std::uint64_t rank_bits(K k, int begin, int end, bool descending) {
-  using U = typename radix_traits<K>::bits_t;
-  U b;
-  std::memcpy(&b, &k, sizeof(K));
-  U o = radix_traits<K>::map::to(b);
-  if (descending) o = static_cast<U>(~o);
-  const int width = end - begin;
-  if (width == 0) return 0;
-  o = static_cast<U>(o >> begin);
-  if (width < static_cast<int>(sizeof(U) * 8)) o = static_cast<U>(o & static_cast<U>((U{1} << width) - 1));
-  return o;
-}
-
 template <class K>
 __global__ void samples_kernel(const K* sorted, std::int64_t n, std::int64_t per_rank, int rank, int begin, int end,
                                bool descending, sample* out) {
@@ -131,7 +115,7 @@ __global__ void samples_kernel(const K* sorted, std::int64_t n, std::int64_t per
   s.rank = rank;
   if (j < m) {
     s.pos = sample_position(j, n, m);
-    s.bits = rank_bits(sorted[s.pos], begin, end, descending);
+    s.bits = scankit::detail::sort_rank_bits(sorted[s.pos], begin, end, descending);
   }
   out[j] = s;
 }
@@ -146,7 +130,7 @@ __global__ void pieces_kernel(const K* sorted, std::int64_t n, const splitter* s
     std::int64_t lo = 0, hi = n;
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
-      const std::uint64_t x = rank_bits(sorted[mid], begin, end, descending);
+      const std::uint64_t x = scankit::detail::sort_rank_bits(sorted[mid], begin, end, descending);
       if (inclusive ? x <= b : x < b) lo = mid + 1;
       else hi = mid;
     }
@@ -161,6 +145,20 @@ __global__ void pieces_kernel(const K* sorted, std::int64_t n, const splitter* s
   }
   __syncthreads();
   for (int k = static_cast<int>(threadIdx.x); k < ranks; k += static_cast<int>(blockDim.x)) pieces[k] = cut[k + 1] - cut[k];
+}
+
+/// offsets[q]: where the piece from rank q starts among the items `rank` receives (matrix: the
+/// ranks x ranks piece sizes, [from][to]); offsets[ranks]: their total. One thread: ranks is
+/// small, and this keeps the offsets on the device, stream-ordered.
+template <class I>
+__global__ void receive_offsets_kernel(const I* matrix, int ranks, int rank, I* offsets) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  I at = 0;
+  for (int q = 0; q < ranks; ++q) {
+    offsets[q] = at;
+    at += matrix[static_cast<std::int64_t>(q) * ranks + rank];
+  }
+  offsets[ranks] = at;
 }
 
 // ---- counts ----------------------------------------------------------------------------------

@@ -8,8 +8,12 @@
 //   phase 4  pieces: a kernel binary-searches the splitters in the sorted shard; ncclAllGather
 //            of the piece sizes; wait (every rank then knows what it sends and receives)
 //   phase 5  all-to-all: grouped ncclSend/ncclRecv of the pieces (keys, then values)
-//   phase 6  local sort of the received pieces (stable: equal keys stay in rank order, the
-//            global input order), into the output when the ranges are already balanced
+//   phase 6  merge of the received pieces: they arrive back to back in source-rank order, each
+//            sorted, so merge-path passes (cuda/detail/merge/merge_path.cuh) that merge
+//            neighbouring runs, earlier runs first among equal keys, give the stable sort of the
+//            bucket (equal keys in rank order, the global input order): ceil(log2 p) passes of
+//            one read and one write, the last into the output when the ranges are already
+//            balanced. sort_config::merge_received = false: a full local sort instead.
 //   phase 7  balance: grouped ncclSend/ncclRecv of the difference to the balanced layout
 //
 // The keys cross the interconnect once in phase 5; phase 7 moves only the splitters' error
@@ -24,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "scankit/cuda/detail/merge/merge_path.cuh"
 #include "scankit/cuda/sort.hpp"
 #include "scankit/dist/detail/nccl/exchange.cuh"
 #include "scankit/dist/detail/nccl/kernels.cuh"
@@ -198,13 +203,37 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
     exchange_items(std::type_identity<Val>{}, [&](int i) { return st[static_cast<std::size_t>(i)].values; },
                    [&](int i) { return rvalues[static_cast<std::size_t>(i)]; });
 
-  // ---- phase 6: local sort of the received pieces ----------------------------------------------------
+  // ---- phase 6: merge of the received pieces ---------------------------------------------------------
   // Into the output when the buckets are the balanced shares; else into the sorted shard's
-  // scratch (free again), from which phase 7 moves them.
+  // scratch (free again), from which phase 7 moves them. The p pieces lie back to back in
+  // source-rank order, each sorted: merged stably in that order (ceil(log2 p) merge-path passes,
+  // ping-ponging through the samples' scratch), they are the stable sort of the bucket. With
+  // merge_received off, a full local sort instead.
   std::vector<const void*> sorted_keys(static_cast<std::size_t>(L)), sorted_values(static_cast<std::size_t>(L));
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     const auto b = bucket[static_cast<std::size_t>(l.rank)];
     K* kd = balanced ? at(keys_out, i).data : l.buffer<K>(slot_a, b, where);
+    if (cfg.merge_received) {
+      namespace mp = scankit::cuda::detail::merge;
+      auto* runs = l.buffer<std::int64_t>(slot_f, p + 1, where);
+      receive_offsets_kernel<<<1, 1, 0, l.stream>>>(l.buffer<std::int64_t>(slot_h, p * p, where), p, l.rank, runs);
+      check_launch("receive_offsets_kernel", where);
+      auto* splits = l.buffer<std::int64_t>(slot_c, mp::merge_split_count(b), where);
+      const bool alt = mp::merge_needs_alternate(p);
+      K* alt_keys = alt ? l.buffer<K>(slot_d, b, where) : nullptr;
+      const scankit::detail::sort_key_less<K> less{begin, end, opts.descending};
+      if constexpr (pairs) {
+        Val* vd = balanced ? at(values_out, i).data : l.buffer<Val>(slot_b, b, where);
+        mp::merge_runs(rkeys[static_cast<std::size_t>(i)], rvalues[static_cast<std::size_t>(i)], alt_keys,
+                       alt ? l.buffer<Val>(slot_e, b, where) : nullptr, kd, vd, b, runs, p, less, splits, l.stream);
+        sorted_values[static_cast<std::size_t>(i)] = vd;
+      } else {
+        mp::merge_runs<K, void>(rkeys[static_cast<std::size_t>(i)], nullptr, alt_keys, nullptr, kd, nullptr, b, runs, p, less,
+                                splits, l.stream);
+      }
+      sorted_keys[static_cast<std::size_t>(i)] = kd;
+      return;
+    }
     const std::size_t ws_bytes = scankit::cuda::sort_workspace_bytes(b, sizeof(K), vbytes, local_cfg);
     void* ws = l.buffer_bytes(slot_c, ws_bytes, where);
     if constexpr (pairs) {
