@@ -413,7 +413,24 @@ void unique(int device, int dtype, const void* in, void* values, std::int64_t* c
 
 std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t stream) {
   device_scope scope(device);
-  return sc::read_count(d_count, as_stream(stream));
+  if (d_count == nullptr) throw scankit::invalid_argument("read_count: null pointer");
+  // Into pinned memory, one word per host thread (portable: any device may write it): a copy to
+  // pageable memory goes through a staging buffer, several microseconds of every exact-size
+  // compaction's round trip. Kept for the thread's life (freeing it at exit could follow
+  // CUDA's own teardown).
+  thread_local std::int64_t* pinned = nullptr;
+  if (pinned == nullptr) {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, sizeof(std::int64_t), cudaHostAllocPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return sc::read_count(d_count, as_stream(stream));
+    }
+    pinned = static_cast<std::int64_t*>(p);
+  }
+  check(cudaMemcpyAsync(pinned, d_count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, as_stream(stream)),
+        "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
+  return *pinned;
 }
 
 void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size,
