@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/dist.hpp"
+
 namespace CLI {
 class App;
 }
@@ -44,6 +46,7 @@ class primitive_with_options : public primitive {
   BenchOptions bench_;
   SweepOptions sweep_;
   VerifyOptions verify_;
+  dist_cli_options dist_;  // bench --gpus (common/dist.hpp)
 };
 
 /// Every primitive, in the order the help lists them. The first is the default one that

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/commands.hpp"
+#include "common/dist.hpp"
 #include "common/primitive.hpp"
 #include "common/report.hpp"
 #include "common/util.hpp"
@@ -78,7 +79,20 @@ class compact_primitive final
         "flags, and only the items written); % of copy = GB/s / the device-to-device copy's GB/s (CPU rows: "
         "cpu::parallel_copy); vs CUB = CUB time / time; vs std = the std:: algorithm's time / time (CPU rows). "
         "Every row's output is checked against the CPU serial loop.");
-    app->callback([this, &action] { action = [this] { return run_compact_bench(bench_); }; });
+    add_dist_options(*app, dist_, false);
+    app->callback([this, app, &action] {
+      if (!dist_.gpus.empty()) {
+        dist_bench_options d;
+        d.gpus = check_dist_options(*app, dist_, {"--order", "--algo", "--compare", "--block-size", "--tile", "--device-only"});
+        check_dist_value("--op", bench_.op, {"select_if"});
+        check_dist_value("--type", bench_.type, {"u32"});
+        d.primitive = "compact", d.n = bench_.n, d.type = bench_.type, d.reps = bench_.reps, d.seed = bench_.seed;
+        d.selectivity = bench_.selectivity.value_or(0.5), d.json = bench_.json;
+        action = [d] { return run_dist_bench(d); };
+        return;
+      }
+      action = [this] { return run_compact_bench(bench_); };
+    });
   }
   void add_sweep(CLI::App& sweep, action_fn& action) override {
     auto* app = sweep.add_subcommand("compact", std::string(description()) + ", over sizes");

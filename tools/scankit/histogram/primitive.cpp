@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/commands.hpp"
+#include "common/dist.hpp"
 #include "common/primitive.hpp"
 #include "common/report.hpp"
 #include "common/util.hpp"
@@ -82,7 +83,21 @@ class histogram_primitive final
                                   [this](CLI::App& a) { add_common(a, bench_); }, bench_.json,
                                   "Also write every number (and all samples) to FILE (docs/CLI.md)");
     app->footer(columns_footer);
-    app->callback([this, &action] { action = [this] { return run_histogram_bench(bench_); }; });
+    add_dist_options(*app, dist_, false);
+    app->callback([this, app, &action] {
+      if (!dist_.gpus.empty()) {
+        dist_bench_options d;
+        d.gpus = check_dist_options(*app, dist_, {"--counter", "--distribution", "--bins-kind", "--algo", "--compare",
+                                                  "--block-size"});
+        check_dist_value("--type", bench_.type, {"u8"});
+        check_dist_value("--bins", std::to_string(bench_.bins), {"256"});
+        d.primitive = "histogram", d.n = bench_.n, d.type = bench_.type, d.reps = bench_.reps, d.seed = bench_.seed;
+        d.json = bench_.json;
+        action = [d] { return run_dist_bench(d); };
+        return;
+      }
+      action = [this] { return run_histogram_bench(bench_); };
+    });
   }
 
   void add_sweep(CLI::App& sweep, action_fn& action) override {

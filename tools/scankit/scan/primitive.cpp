@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/commands.hpp"
+#include "common/dist.hpp"
 #include "common/primitive.hpp"
 #include "common/report.hpp"
 #include "common/util.hpp"
@@ -117,8 +118,19 @@ class scan_primitive final : public primitive_with_options<scan_bench_options, s
                     "CUB = CUB time / time (>1: faster than CUB); vs cpu-serial = cpu-serial "
                     "time / time.\n") +
                 check_footer());
-    app->callback([this, &action] {
+    add_dist_options(*app, dist_, false);
+    app->callback([this, app, &action] {
       check_type_op(bench_.type, bench_.op);
+      if (!dist_.gpus.empty()) {
+        dist_bench_options d;
+        d.gpus = check_dist_options(*app, dist_, {"--exclusive", "--algo", "--compare", "--block-size", "--device-only"});
+        check_dist_value("--type", bench_.type, {"i32"});
+        check_dist_value("--op", bench_.op, {"sum"});
+        d.primitive = "scan", d.n = bench_.n, d.type = bench_.type, d.reps = bench_.reps, d.seed = bench_.seed;
+        d.json = bench_.json;
+        action = [d] { return run_dist_bench(d); };
+        return;
+      }
       action = [this] { return run_scan_bench(bench_); };
     });
   }

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/commands.hpp"
+#include "common/dist.hpp"
 #include "common/primitive.hpp"
 #include "common/report.hpp"
 #include "common/util.hpp"
@@ -68,8 +69,19 @@ class sort_primitive final : public primitive_with_options<sort_bench_options, s
         "vs CUB = CUB time / time (>1: faster than CUB); ws B/key = workspace bytes / n; check "
         "= bitwise equal to the reference (the CPU radix sort, itself tested against "
         "std::stable_sort).");
-    app->callback([this, &action] {
+    add_dist_options(*app, dist_, true);
+    app->callback([this, app, &action] {
       check_common(bench_);
+      if (!dist_.gpus.empty()) {
+        dist_bench_options d;
+        d.gpus = check_dist_options(*app, dist_, {"--bits", "--no-range", "--descending", "--algo", "--no-cub"});
+        check_dist_value("--type", bench_.type, {"u32", "u64"});
+        if (bench_.pairs) check_dist_value("--value-bytes", std::to_string(bench_.value_bytes), {"4", "8"});
+        d.primitive = "sort", d.n = bench_.n, d.type = bench_.type, d.value_bytes = bench_.pairs ? bench_.value_bytes : 0;
+        d.keys = dist_.keys, d.reps = bench_.reps, d.seed = bench_.seed, d.json = bench_.json;
+        action = [d] { return run_dist_bench(d); };
+        return;
+      }
       action = [this] { return run_sort_bench(bench_); };
     });
   }

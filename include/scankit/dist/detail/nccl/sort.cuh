@@ -18,6 +18,8 @@
 //
 // The keys cross the interconnect once in phase 5; phase 7 moves only the splitters' error
 // (about n/S + p items per boundary, none when every shard has at most S items).
+// Phase timing (nccl_communicator::record_phases): "records", "local sort" (and drawing the
+// samples), "samples", "pieces", "all-to-all", "merge" (or "received sort"), "balance".
 #pragma once
 
 #include <algorithm>
@@ -74,6 +76,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   sig.add_value(per_rank);
 
   // ---- phase 1: exchange of sizes and capacities -------------------------------------------------
+  c.mark_phase("records", true);
   int begin = 0, end = 0;
   const auto failed = local_phase(
       c, sig.value(),
@@ -99,6 +102,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   const auto& target = layout.target;
 
   // ---- phases 2 and 3: local sort, samples ----------------------------------------------------------
+  c.mark_phase("local sort");
   struct local_state {
     K* keys = nullptr;     // the sorted shard
     Val* values = nullptr;
@@ -123,6 +127,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
                                                                                   opts.descending, samples);
     check_launch("samples_kernel", where);
   });
+  c.mark_phase("samples");
   grouped(c, "ncclAllGather of the samples", where, [&](nccl_local_rank& l, int) {
     check_nccl(ncclAllGather(l.buffer<sample>(slot_d, per_rank, where), l.buffer<sample>(slot_e, p * per_rank, where),
                              static_cast<std::size_t>(per_rank) * sizeof(sample), ncclUint8, l.comm, l.stream),
@@ -140,6 +145,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   const auto split = choose_splitters(std::span(gathered, static_cast<std::size_t>(p * per_rank)), sizes, per_rank);
 
   // ---- phase 4: pieces -------------------------------------------------------------------------------
+  c.mark_phase("pieces");
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     auto& s = st[static_cast<std::size_t>(i)];
     splitter* h = l.pinned[0].get<splitter>(std::max(p - 1, 1), where);
@@ -171,6 +177,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   const bool balanced = bucket == target;
 
   // ---- phase 5: all-to-all -------------------------------------------------------------------------
+  c.mark_phase("all-to-all"), note_sent_pieces(c, matrix, sizeof(K) + vbytes);
   std::vector<K*> rkeys(static_cast<std::size_t>(L));
   std::vector<Val*> rvalues(static_cast<std::size_t>(L));
   for_each_local(c, [&](nccl_local_rank& l, int i) {
@@ -204,6 +211,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
                    [&](int i) { return rvalues[static_cast<std::size_t>(i)]; });
 
   // ---- phase 6: merge of the received pieces ---------------------------------------------------------
+  c.mark_phase(cfg.merge_received ? "merge" : "received sort");
   // Into the output when the buckets are the balanced shares; else into the sorted shard's
   // scratch (free again), from which phase 7 moves them. The p pieces lie back to back in
   // source-rank order, each sorted: merged stably in that order (ceil(log2 p) merge-path passes,
@@ -248,6 +256,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   });
 
   // ---- phase 7: exact balance ----------------------------------------------------------------------
+  c.mark_phase("balance");
   if (!balanced) {
     std::vector<void*> kout, vout;
     for (int i = 0; i < L; ++i) {
@@ -257,6 +266,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
     move_layout(c, sorted_keys, kout, sizeof(K), bucket, target, where);
     if constexpr (pairs) move_layout(c, sorted_values, vout, sizeof(Val), bucket, target, where);
   }
+  c.end_phases();
   std::vector<std::int64_t> result;
   for (int i = 0; i < L; ++i) result.push_back(target[static_cast<std::size_t>(c.local(i).rank)]);
   return result;
