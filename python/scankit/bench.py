@@ -307,6 +307,10 @@ def per_call_steps(x, calls=2000):
     total = per_call(lambda: scankit.cumsum(x), drain=True)
     steps.append(("the rest", total - sum(us for _, us in steps)))
     steps.append(("total: scankit.cumsum", total))
+    # For comparison, not part of the call: the library's own allocation of an array like x.
+    like = {"torch": lambda: ops.torch.empty_like(x), "cupy": lambda: ops.cp.empty_like(x)}.get(ops.name)
+    if like is not None:
+        steps.append((f"(for comparison: {ops.name}.empty_like)", per_call(like)))
     return steps
 
 
