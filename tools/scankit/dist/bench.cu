@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -342,12 +343,18 @@ struct context {
   template <class Call>
   double time_one_gpu(Call&& call) {
     double ms = NAN;
+    std::exception_ptr failed;  // rethrown after the barrier, which the other ranks wait at
     if (j.printer()) {
-      sd::detail::device_guard g(comm->local(0).device);
-      cuda_stream s;
-      ms = median(time_gpu_ms(s.get(), warmup, reps, [&] { call(s.get()); }, [&] { flushers[0]->flush(s.get()); }));
+      try {
+        sd::detail::device_guard g(comm->local(0).device);
+        cuda_stream s;
+        ms = median(time_gpu_ms(s.get(), warmup, reps, [&] { call(s.get()); }, [&] { flushers[0]->flush(s.get()); }));
+      } catch (...) {
+        failed = std::current_exception();
+      }
     }
     j.barrier();
+    if (failed) std::rethrow_exception(failed);
     return ms;
   }
 
@@ -735,9 +742,6 @@ int run(context& cx, const dist_bench_options& o, const std::string& devices) {
     std::cout << ", seed " << cx.seed << ", median of " << o.reps << " runs\n";
   }
   std::vector<row_result> rows;
-  auto progress = [&](const std::string& what) {
-    if (cx.j.printer()) std::cerr << "  running " << what << " ...\n";
-  };
   if (o.primitive == "scan") rows.push_back(run_scan(cx, n));
   else if (o.primitive == "compact") rows.push_back(run_compact(cx, n, o.selectivity));
   else if (o.primitive == "histogram") rows.push_back(run_histogram(cx, n));
@@ -747,8 +751,9 @@ int run(context& cx, const dist_bench_options& o, const std::string& devices) {
     if (o.keys == "equal" || o.keys == "all") kinds.emplace_back(keys_kind::equal, "equal");
     if (o.keys == "zipf" || o.keys == "all") kinds.emplace_back(keys_kind::zipf, "zipf");
     if (o.keys == "sorted" || o.keys == "all") kinds.emplace_back(keys_kind::sorted, "sorted");
+    progress_line progress(cx.j.printer() ? kinds.size() : 0);
     for (const auto& [kind, label] : kinds) {
-      progress(label);
+      if (cx.j.printer()) progress.step(label);
       if (o.type == "u32" && o.value_bytes == 0) rows.push_back(run_sort<std::uint32_t, void>(cx, n, kind, label));
       else if (o.type == "u32" && o.value_bytes == 4) rows.push_back(run_sort<std::uint32_t, std::uint32_t>(cx, n, kind, label));
       else if (o.type == "u32") rows.push_back(run_sort<std::uint32_t, std::uint64_t>(cx, n, kind, label));
