@@ -131,14 +131,18 @@ bool library_per_line(std::int64_t outer, std::int64_t len, std::int64_t inner,
   return outer <= 16 && len >= (std::int64_t{1} << 20);
 }
 
-/// Whether an argsort of n keys sorts 32-bit positions (half the index bytes of every pass),
-/// widened to the caller's int64 indices at the end; it needs n <= 2^32.
-bool narrow_indices(std::int64_t n) {
-  return n > 1 && n <= (std::int64_t{1} << 32);
-}
-
 constexpr std::size_t align256(std::size_t b) {
   return (b + 255) / 256 * 256;
+}
+
+/// Whether an argsort of n keys sorts 32-bit positions and widens them to the int64 indices in
+/// one more pass: where the library's int64 argsort carries int64 throughout (below the
+/// tuning's size for 32-bit positions) and n <= 2^32. Elsewhere the library's int64 argsort
+/// carries 32-bit positions and writes int64 from its last pass, with no widening pass.
+bool widen_after(int dtype, std::int64_t n, const sc::sort_config& cfg) {
+  return n > 1 && n <= (std::int64_t{1} << 32) &&
+         !sc::plan_argsort(n, static_cast<std::size_t>(dtype_size(dtype)), 8, {}, cfg)
+              .narrow_positions;
 }
 
 /// The 32-bit argsort's own workspace: the 32-bit positions follow it.
@@ -148,10 +152,11 @@ std::size_t narrow_sort_bytes(int dtype, std::int64_t n, const sc::sort_config& 
 
 std::size_t sort_bytes(int dtype, std::int64_t n, int value_bytes, bool indices,
                        const sc::sort_config& cfg) {
-  if (indices && narrow_indices(n))
+  const auto key_bytes = static_cast<std::size_t>(dtype_size(dtype));
+  if (indices && widen_after(dtype, n, cfg))
     return narrow_sort_bytes(dtype, n, cfg) + static_cast<std::size_t>(n) * sizeof(std::uint32_t);
-  return sc::sort_workspace_bytes(n, static_cast<std::size_t>(dtype_size(dtype)),
-                                  indices ? 8 : static_cast<std::size_t>(value_bytes), cfg);
+  if (indices) return sc::argsort_workspace_bytes(n, key_bytes, 8, cfg);
+  return sc::sort_workspace_bytes(n, key_bytes, static_cast<std::size_t>(value_bytes), cfg);
 }
 
 }  // namespace
@@ -286,7 +291,7 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
     using K = typename decltype(tag)::type;
     const K* kin = static_cast<const K*>(keys_in);
     K* kout = static_cast<K*>(keys_out);
-    if (indices && narrow_indices(n)) {
+    if (indices && widen_after(dtype, n, cfg)) {
       // 32-bit positions after the sort's workspace, widened into the int64 output.
       const std::size_t part = narrow_sort_bytes(dtype, n, cfg);
       check_workspace(ws_bytes, static_cast<std::int64_t>(sort_bytes(dtype, n, 0, true, cfg)),
@@ -297,6 +302,8 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
       sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
       kernels::widen_indices(narrow, static_cast<std::int64_t*>(values_out), n, s);
     } else if (indices) {
+      // One call: 32-bit positions between the passes and int64 written by the last one (int64
+      // throughout beyond 2^32 keys).
       sc::argsort(kin, kout, static_cast<std::int64_t*>(values_out), n, ws, wsb, s, opts, cfg);
     } else if (value_bytes > 0) {
       visit_bytes(value_bytes, sizes_gpu_sort, [&](auto vtag) {

@@ -32,6 +32,11 @@ void check_item_sizes(std::size_t key_bytes, std::size_t value_bytes, const char
     throw invalid_argument(std::string(where) + ": values are 0, 4, 8 or 16 bytes");
 }
 
+void check_index_bytes(std::size_t index_bytes, const char* where) {
+  if (index_bytes != 4 && index_bytes != 8)
+    throw invalid_argument(std::string(where) + ": argsort positions are 8 (int64) or 4 (uint32) bytes");
+}
+
 std::string describe_tile(const onesweep_shape& t) {
   return std::to_string(t.block) + " threads x " + std::to_string(t.items) +
          " keys = " + std::to_string(t.tile()) + " keys, register budget for " +
@@ -44,16 +49,50 @@ std::string describe_tile(const onesweep_shape& t) {
 
 }  // namespace detail::radix
 
+namespace {
+
+/// The workspace of a sort over every key bit (the bit range never needs more).
+std::size_t full_range_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                             const sort_config& cfg) {
+  const sort_plan p =
+      detail::radix::plan_for(n, key_bytes, value_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
+                              detail::radix::current_device_limits());
+  return detail::radix::workspace_bytes(n, key_bytes, value_bytes, p);
+}
+
+/// An int64 argsort with 32-bit positions: the workspace of 4-byte values on the same tile.
+bool narrow_full_range(std::int64_t n, std::size_t key_bytes, const sort_config& cfg) {
+  return detail::radix::narrow_positions(n, key_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
+                                         detail::radix::current_device_limits());
+}
+
+}  // namespace
+
 std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
                                  const sort_config& cfg) {
   constexpr const char* where = "scankit::cuda::sort_workspace_bytes";
   scankit::detail::check_size(n, where);
   detail::radix::check_item_sizes(key_bytes, value_bytes, where);
   if (n <= 1) return 0;
-  const sort_plan p =
-      detail::radix::plan_for(n, key_bytes, value_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
-                              detail::radix::current_device_limits());
-  return detail::radix::workspace_bytes(n, key_bytes, value_bytes, p);
+  const std::size_t bytes = full_range_bytes(n, key_bytes, value_bytes, cfg);
+  // 8-byte values may be an int64 argsort's positions, which run on the tile of 4-byte values:
+  // cover that workspace too (its alternate buffer is n * 4 bytes smaller, but a smaller tile
+  // may take more look-back words).
+  if (value_bytes == 8 && narrow_full_range(n, key_bytes, cfg))
+    return std::max(bytes, full_range_bytes(n, key_bytes, 4, cfg));
+  return bytes;
+}
+
+std::size_t argsort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t index_bytes,
+                                    const sort_config& cfg) {
+  constexpr const char* where = "scankit::cuda::argsort_workspace_bytes";
+  scankit::detail::check_size(n, where);
+  detail::radix::check_item_sizes(key_bytes, 0, where);
+  detail::radix::check_index_bytes(index_bytes, where);
+  if (n <= 1) return 0;
+  if (index_bytes == 8 && narrow_full_range(n, key_bytes, cfg))
+    return full_range_bytes(n, key_bytes, 4, cfg);
+  return full_range_bytes(n, key_bytes, index_bytes, cfg);
 }
 
 sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes,
@@ -65,6 +104,23 @@ sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_byt
       scankit::detail::sort_bit_range(opts, static_cast<int>(8 * key_bytes), where);
   return detail::radix::plan_for(n, key_bytes, value_bytes, begin, end, cfg,
                                  detail::radix::current_device_limits());
+}
+
+sort_plan plan_argsort(std::int64_t n, std::size_t key_bytes, std::size_t index_bytes,
+                       const sort_options& opts, const sort_config& cfg) {
+  constexpr const char* where = "scankit::cuda::plan_argsort";
+  scankit::detail::check_size(n, where);
+  detail::radix::check_item_sizes(key_bytes, 0, where);
+  detail::radix::check_index_bytes(index_bytes, where);
+  const auto [begin, end] =
+      scankit::detail::sort_bit_range(opts, static_cast<int>(8 * key_bytes), where);
+  const auto dev = detail::radix::current_device_limits();
+  if (index_bytes == 8 && detail::radix::narrow_positions(n, key_bytes, begin, end, cfg, dev)) {
+    sort_plan p = detail::radix::plan_for(n, key_bytes, 4, begin, end, cfg, dev);
+    p.narrow_positions = true;
+    return p;
+  }
+  return detail::radix::plan_for(n, key_bytes, index_bytes, begin, end, cfg, dev);
 }
 
 std::string sort_plan::describe() const {
@@ -82,8 +138,10 @@ std::string sort_plan::describe() const {
   }
   s += ", " + std::string(name(tile)) +
        (reduced ? " tile (reduced: the main tile does not fit), " : " tile, ");
-  return s + detail::radix::describe_tile({block, items, min_blocks, stage_early}) + ", " +
-         std::to_string(shared_bytes / 1024) + " KiB shared";
+  s += detail::radix::describe_tile({block, items, min_blocks, stage_early}) + ", " +
+       std::to_string(shared_bytes / 1024) + " KiB shared";
+  if (narrow_positions) s += ", int64 positions carried as 32 bits, written as int64 by the last pass";
+  return s;
 }
 
 std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_bytes) {

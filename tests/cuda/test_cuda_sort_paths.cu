@@ -127,6 +127,157 @@ void forced_path(cuda::sort_tile tile) {
 
 FOR_EACH_KEY_TYPE(SORT_PATH_TESTS_FOR)
 
+// ---------------------------------------------------------------------------------------
+// argsort with int64 positions (sort_config::positions): 32-bit positions between passes with
+// the int64 write in the last pass (narrow), 64 bits throughout (wide, what n > 2^32 takes),
+// and the automatic choice, on every onesweep tile, out of place (keys kept) and in place (the
+// final copy widens), against the serial stable reference. The workspace is exactly
+// argsort_workspace_bytes, and the output is poisoned first, so an unwritten or half-written
+// position fails.
+
+/// argsort of `keys` with `cfg`, in place or not, against the stable serial reference.
+template <class K>
+::testing::AssertionResult argsort_positions_match(const std::vector<K>& keys, const sort_options& opts,
+                                                   const cuda::sort_config& cfg, bool in_place) {
+  const auto n = static_cast<std::int64_t>(keys.size());
+  dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * sizeof(std::int64_t));
+  poison(kout);
+  poison(idx);
+  const std::size_t wb = cuda::argsort_workspace_bytes(n, sizeof(K), 8, cfg);
+  if (wb > cuda::sort_workspace_bytes(n, sizeof(K), 8, cfg))
+    return ::testing::AssertionFailure() << "argsort_workspace_bytes above sort_workspace_bytes(8), n = " << n;
+  dmem ws(wb);
+  K* out = in_place ? in.as<K>() : kout.as<K>();
+  cuda::argsort(in.as<K>(), out, idx.as<std::int64_t>(), n, ws.p, wb, nullptr, opts, cfg);
+  check(cudaDeviceSynchronize(), "argsort");
+  auto want_idx = index_values<std::uint64_t>(n);
+  auto want = keys;
+  cpu::sort_pairs_serial(want.data(), want_idx.data(), n, opts);
+  auto r = bitwise_equal(want_idx, download<std::uint64_t>(idx, keys.size()));
+  if (!r) return r << " (int64 argsort positions, n = " << n << (in_place ? ", in place)" : ")");
+  r = bitwise_equal(want, download<K>(in_place ? in : kout, keys.size()));
+  if (r && !in_place && !bitwise_equal(keys, download<K>(in, keys.size())))
+    return ::testing::AssertionFailure() << "argsort wrote its input, n = " << n;
+  return r;
+}
+
+template <class K>
+void argsort_positions() {
+  const auto t4 = tuning<K>(4);
+  std::vector<std::int64_t> sizes{0, 1, 2, 3, 97, 10007, 65535, 65537, 100003};
+  for (std::int64_t tile : {t4.main.tile(), t4.large.exists() ? t4.large.tile() : t4.main.tile()})
+    for (std::int64_t k : {tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile - 1}) sizes.push_back(k);
+  if (!quick()) {
+    sizes.push_back((std::int64_t{1} << 20) - 1);
+    sizes.push_back((std::int64_t{1} << 20) + 1);
+    sizes.push_back(1234567);
+  }
+  for (auto n : sizes)
+    for (auto positions : {cuda::sort_positions::narrow, cuda::sort_positions::wide, cuda::sort_positions::automatic})
+      for (auto tile : {cuda::sort_tile::automatic, cuda::sort_tile::main, cuda::sort_tile::large})
+        for (bool desc : {false, true}) {
+          const cuda::sort_config cfg{.tile = tile, .positions = positions};
+          const sort_options opts{.descending = desc};
+          SCOPED_TRACE(::testing::Message() << "n = " << n << ", positions " << cuda::name(positions) << ", "
+                                            << cuda::name(tile) << (desc ? ", descending" : "") << ": "
+                                            << cuda::plan_argsort(n, sizeof(K), 8, opts, cfg).describe());
+          // (The largest sizes on the automatic tile only; in place, where the final copy
+          // widens, with narrow positions only.)
+          if (n > 200000 && tile != cuda::sort_tile::automatic) continue;
+          for (auto p : {key_pattern::random, key_pattern::special}) {
+            const auto keys = make_keys<K>(n, p);
+            ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, false));
+            if (positions == cuda::sort_positions::narrow) ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, true));
+          }
+        }
+  // A bit range of one digit (one active pass: the first pass is also the last) and of three.
+  for (std::int64_t n : {std::int64_t{10007}, onesweep_large_tile<K>(4) + 1}) {
+    const cuda::sort_config cfg{.tile = cuda::sort_tile::large, .positions = cuda::sort_positions::narrow};
+    for (sort_options opts : {sort_options{.begin_bit = 0, .end_bit = 8}, sort_options{.begin_bit = 3, .end_bit = 7},
+                              sort_options{.descending = true, .begin_bit = 1, .end_bit = 21}})
+      if (opts.end_bit <= static_cast<int>(8 * sizeof(K)))
+        ASSERT_TRUE(argsort_positions_match(make_keys<K>(n, key_pattern::random), opts, cfg, false));
+  }
+}
+
+#define ARGSORT_POSITIONS_TEST_FOR(K, NAME) \
+  TEST(CudaSortPaths, NAME##_ArgsortPositions) { \
+    SKIP_WITHOUT_GPU();                          \
+    argsort_positions<K>();                      \
+  }
+
+FOR_EACH_KEY_TYPE(ARGSORT_POSITIONS_TEST_FOR)
+
+// Which argsorts carry 32-bit positions (host arithmetic, no GPU needed): automatic from the
+// tuning's size on a onesweep tile, narrow wherever a onesweep tile runs and n <= 2^32, never
+// wide, beyond 2^32 keys, on the one-block sort or with the other algorithms; and the
+// workspace that follows.
+TEST(CudaSortPaths, ArgsortPositionsPlan) {
+  if (cuda::detail::radix::current_device_limits().shared_per_block < 227 * 1024)
+    GTEST_SKIP() << "smaller GPU";
+  using cuda::sort_positions;
+  const std::int64_t big = std::int64_t{1} << 28, over = (std::int64_t{1} << 32) + 1;
+  for (std::size_t kb : {1, 2, 4, 8}) {
+    SCOPED_TRACE(::testing::Message() << kb << "-byte keys");
+    const auto t = cuda::detail::radix::sort_tuning_for(kb, 4, 90);
+    const bool auto_narrow = t.narrow_positions_from > 0;
+    EXPECT_EQ(cuda::plan_argsort(big, kb).narrow_positions, auto_narrow);
+    if (auto_narrow) {
+      EXPECT_TRUE(cuda::plan_argsort(t.narrow_positions_from, kb).narrow_positions);
+      EXPECT_FALSE(cuda::plan_argsort(t.narrow_positions_from - 1, kb).narrow_positions);
+    }
+    // Narrow runs on the tile of 4-byte values.
+    const auto narrow = cuda::plan_argsort(big, kb, 8, {}, {.positions = sort_positions::narrow});
+    EXPECT_TRUE(narrow.narrow_positions);
+    EXPECT_EQ(narrow.tile, cuda::plan_sort(big, kb, 4).tile);
+    EXPECT_EQ(narrow.items, cuda::plan_sort(big, kb, 4).items);
+    EXPECT_NE(narrow.describe().find("int64 positions"), std::string::npos);
+    EXPECT_TRUE(
+        cuda::plan_argsort(100003, kb, 8, {}, {.tile = cuda::sort_tile::main, .positions = sort_positions::narrow})
+            .narrow_positions);
+    // Wide: the 8-byte values' plan.
+    const auto wide = cuda::plan_argsort(big, kb, 8, {}, {.positions = sort_positions::wide});
+    EXPECT_FALSE(wide.narrow_positions);
+    EXPECT_EQ(wide.items, cuda::plan_sort(big, kb, 8).items);
+    // Beyond 2^32 keys positions need 64 bits, whatever the config.
+    EXPECT_FALSE(cuda::plan_argsort(over, kb, 8, {}, {.positions = sort_positions::narrow}).narrow_positions);
+    EXPECT_FALSE(cuda::plan_argsort(over, kb).narrow_positions);
+    EXPECT_TRUE(cuda::plan_argsort(std::int64_t{1} << 32, kb, 8, {}, {.positions = sort_positions::narrow})
+                    .narrow_positions);
+    // The one-block sort, the other algorithms, 32-bit outputs, nothing to sort.
+    EXPECT_FALSE(cuda::plan_argsort(1000, kb, 8, {}, {.positions = sort_positions::narrow}).narrow_positions);
+    EXPECT_FALSE(cuda::plan_argsort(big, kb, 8, {},
+                                    {.algorithm = sort_algorithm::lsd_reduce_then_scan,
+                                     .positions = sort_positions::narrow})
+                     .narrow_positions);
+    EXPECT_FALSE(cuda::plan_argsort(big, kb, 4, {}, {.positions = sort_positions::narrow}).narrow_positions);
+    EXPECT_FALSE(cuda::plan_argsort(1, kb, 8, {}, {.positions = sort_positions::narrow}).narrow_positions);
+    EXPECT_FALSE(
+        cuda::plan_argsort(big, kb, 8, {.begin_bit = 2, .end_bit = 2}, {.positions = sort_positions::narrow})
+            .narrow_positions);
+    // Workspace: narrow has an alternate buffer of 4-byte positions, n * 4 bytes below wide,
+    // and sort_workspace_bytes with 8-byte values covers both.
+    for (std::int64_t n : {std::int64_t{2}, std::int64_t{100003}, big}) {
+      for (auto tile : cuda::all_sort_tiles)
+        for (auto positions : {sort_positions::automatic, sort_positions::narrow, sort_positions::wide}) {
+          const cuda::sort_config cfg{.tile = tile, .positions = positions};
+          EXPECT_LE(cuda::argsort_workspace_bytes(n, kb, 8, cfg), cuda::sort_workspace_bytes(n, kb, 8, cfg));
+        }
+      if (n == big) {
+        const auto nb = cuda::argsort_workspace_bytes(n, kb, 8, {.positions = sort_positions::narrow});
+        const auto wb = cuda::argsort_workspace_bytes(n, kb, 8, {.positions = sort_positions::wide});
+        EXPECT_EQ(nb, cuda::sort_workspace_bytes(n, kb, 4));
+        EXPECT_EQ(wb, cuda::sort_workspace_bytes(n, kb, 8));
+        EXPECT_LT(nb + static_cast<std::size_t>(n) * 3, wb);
+      }
+    }
+    EXPECT_EQ(cuda::argsort_workspace_bytes(100003, kb, 4), cuda::sort_workspace_bytes(100003, kb, 4));
+  }
+  EXPECT_THROW(cuda::plan_argsort(10, 4, 2), invalid_argument);
+  EXPECT_THROW(cuda::argsort_workspace_bytes(10, 4, 16), invalid_argument);
+  EXPECT_EQ(cuda::name(cuda::sort_positions::narrow), "narrow");
+}
+
 // The plan: a forced path is taken where it exists, and otherwise the automatic choice is;
 // the automatic choice follows the table's thresholds. Host arithmetic with the H100's limits
 // when there is no GPU (skipped on GPUs with less shared memory, where tiles may not fit).

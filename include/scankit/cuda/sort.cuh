@@ -313,7 +313,7 @@ void run(const sort_request& r, int begin, int end) {
   using U = typename radix_traits<K>::bits_t;
   constexpr key_kind kind = radix_traits<K>::kind;
   const std::int64_t n = r.n;
-  cudaStream_t s = r.stream;
+  [[maybe_unused]] cudaStream_t s = r.stream;
   if (n == 0) return;
   buffers<U, V> buf{};
   buf.keys[0] = const_cast<U*>(static_cast<const U*>(r.keys_in));
@@ -328,28 +328,38 @@ void run(const sort_request& r, int begin, int end) {
   const int passes = (end - begin + digit_bits - 1) / digit_bits;
   const sort_plan pl = plan_for(n, sizeof(U), has_values<V> ? sizeof(V) : 0, begin, end, r.config, current_device_limits());
 
-  if (pl.copy_only) {  // n == 1 or an empty bit range: nothing moves
-    if (buf.keys[1] != buf.keys[0])
-      SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.keys[1], buf.keys[0], sizeof(U) * n, cudaMemcpyDeviceToDevice, s));
-    if constexpr (has_values<V>) {
-      if (r.index_values) {
-        fill_index_kernel<V><<<grid_for(ceil_div(n, 256), 4096), 256, 0, s>>>(buf.values[1], n);
-        SCANKIT_LAUNCH_CHECK("radix::fill_index_kernel");
-      } else if (buf.values[1] != buf.values[0]) {
-        SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.values[1], buf.values[0], sizeof(V) * n, cudaMemcpyDeviceToDevice, s));
+  if constexpr (widens<V>) {
+    // narrow_positions chose a onesweep tile: only onesweep is instantiated for these values.
+    if (pl.copy_only || r.config.algorithm != sort_algorithm::onesweep || pl.tile == sort_tile::one_block)
+      throw error("scankit internal error: 32-bit argsort positions on a path without them");
+    arena ws(r.workspace, r.workspace_bytes);
+    buf.keys[2] = ws.take<U>(n);
+    buf.values[2] = take_values<V>(ws, n);
+    return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws, pl);
+  } else {
+    if (pl.copy_only) {  // n == 1 or an empty bit range: nothing moves
+      if (buf.keys[1] != buf.keys[0])
+        SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.keys[1], buf.keys[0], sizeof(U) * n, cudaMemcpyDeviceToDevice, s));
+      if constexpr (has_values<V>) {
+        if (r.index_values) {
+          fill_index_kernel<V><<<grid_for(ceil_div(n, 256), 4096), 256, 0, s>>>(buf.values[1], n);
+          SCANKIT_LAUNCH_CHECK("radix::fill_index_kernel");
+        } else if (buf.values[1] != buf.values[0]) {
+          SCANKIT_CUDA_CHECK(cudaMemcpyAsync(buf.values[1], buf.values[0], sizeof(V) * n, cudaMemcpyDeviceToDevice, s));
+        }
       }
+      return;
     }
-    return;
-  }
-  if (pl.tile == sort_tile::one_block) return run_one_block<kind, U, V>(r, buf, begin, end, passes, pl);
-  arena ws(r.workspace, r.workspace_bytes);
-  buf.keys[2] = ws.take<U>(n);
-  buf.values[2] = take_values<V>(ws, n);
-  switch (r.config.algorithm) {
-    case sort_algorithm::onesweep: return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws, pl);
-    case sort_algorithm::lsd_reduce_then_scan:
-      return run_reduce_then_scan<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
-    case sort_algorithm::split_1bit: return run_split<kind, U, V>(r, buf, begin, end, in_place, ws);
+    if (pl.tile == sort_tile::one_block) return run_one_block<kind, U, V>(r, buf, begin, end, passes, pl);
+    arena ws(r.workspace, r.workspace_bytes);
+    buf.keys[2] = ws.take<U>(n);
+    buf.values[2] = take_values<V>(ws, n);
+    switch (r.config.algorithm) {
+      case sort_algorithm::onesweep: return run_onesweep<kind, U, V>(r, buf, begin, end, passes, in_place, ws, pl);
+      case sort_algorithm::lsd_reduce_then_scan:
+        return run_reduce_then_scan<kind, U, V>(r, buf, begin, end, passes, in_place, ws);
+      case sort_algorithm::split_1bit: return run_split<kind, U, V>(r, buf, begin, end, in_place, ws);
+    }
   }
 }
 
@@ -381,7 +391,11 @@ void sort_device(const sort_request& r) {
   if (reinterpret_cast<std::uintptr_t>(r.keys_in) % sizeof(K) || reinterpret_cast<std::uintptr_t>(r.keys_out) % sizeof(K))
     throw invalid_argument(std::string(where) + ": key pointers must be aligned to the key size");
   const auto [begin, end] = scankit::detail::sort_bit_range(r.options, radix_traits<K>::bits, where);
-  const std::size_t need = sort_workspace_bytes(r.n, sizeof(K), vb, r.config);
+  // int64 argsort positions carried as 32 bits (sort_positions): their own, smaller workspace.
+  const bool narrow = r.index_values && vb == 8 &&
+                      radix::narrow_positions(r.n, sizeof(K), begin, end, r.config, radix::current_device_limits());
+  const std::size_t need = r.index_values ? argsort_workspace_bytes(r.n, sizeof(K), vb, r.config)
+                                          : sort_workspace_bytes(r.n, sizeof(K), vb, r.config);
   if (r.workspace_bytes < need)
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; " + std::string(name(r.config.algorithm)) + " needs " +
@@ -390,7 +404,9 @@ void sort_device(const sort_request& r) {
   switch (vb) {
     case 0: return radix::run<K, radix::no_value>(r, begin, end);
     case 4: return radix::run<K, radix::blob_of<4>::type>(r, begin, end);
-    case 8: return radix::run<K, radix::blob_of<8>::type>(r, begin, end);
+    case 8:
+      if (narrow) return radix::run<K, radix::narrow_index>(r, begin, end);
+      return radix::run<K, radix::blob_of<8>::type>(r, begin, end);
     case 16: return radix::run<K, radix::blob_of<16>::type>(r, begin, end);
   }
 }

@@ -90,9 +90,32 @@ constexpr std::string_view name(sort_tile t) {
   return "?";
 }
 
+/// The positions an argsort with std::int64_t output carries between its digit passes
+/// (sort_config::positions; other sorts ignore it).
+///   narrow     32 bits: the first pass makes the positions from the item index, the passes
+///              between move 4 bytes of position per key and the last pass writes the int64
+///              positions straight into the output (no widening pass, no 32-bit buffer). It
+///              runs on the onesweep tiles of 4-byte values (plan_argsort) and needs n <= 2^32
+///              and a onesweep tile (not the one-block sort, not the other algorithms);
+///              elsewhere it falls back to wide.
+///   wide       64 bits in every pass: what n > 2^32 needs.
+///   automatic  narrow from the tuning table's size for the key size (4- and 8-byte keys on
+///              their large tiles), else wide.
+enum class sort_positions { automatic, narrow, wide };
+
+constexpr std::string_view name(sort_positions p) {
+  switch (p) {
+    case sort_positions::automatic: return "auto";
+    case sort_positions::narrow: return "narrow";
+    case sort_positions::wide: return "wide";
+  }
+  return "?";
+}
+
 struct sort_config {
   sort_algorithm algorithm = default_sort_algorithm;
-  sort_tile tile = sort_tile::automatic;  // onesweep only
+  sort_tile tile = sort_tile::automatic;                   // onesweep only
+  sort_positions positions = sort_positions::automatic;  // argsort with int64 positions only
 };
 
 /// What a sort runs (plan_sort).
@@ -107,6 +130,9 @@ struct sort_plan {
   bool stage_early = false;               // onesweep tiles: keys staged in shared memory as ranked
   std::size_t shared_bytes = 0;           // dynamic shared memory per block
   int tuning_arch = 90;                   // the tuning table's entry (compute capability x 10)
+  /// plan_argsort with int64 positions: they move as 32 bits between passes (sort_positions),
+  /// and the tile is that of 4-byte values.
+  bool narrow_positions = false;
   std::string describe() const;
 };
 
@@ -116,11 +142,28 @@ struct sort_plan {
 sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                     const sort_options& opts = {}, const sort_config& cfg = {});
 
+/// The path an argsort of n keys of `key_bytes` with positions of `index_bytes` (8: int64,
+/// 4: uint32) takes: plan_sort's, and for int64 positions whether they move as 32 bits
+/// between passes (narrow_positions; then the tile is that of 4-byte values). Throws
+/// invalid_argument for bad sizes or bit ranges.
+sort_plan plan_argsort(std::int64_t n, std::size_t key_bytes, std::size_t index_bytes = 8,
+                       const sort_options& opts = {}, const sort_config& cfg = {});
+
 /// Bytes of device workspace a sort of n keys of `key_bytes` bytes with values of
 /// `value_bytes` bytes (0: keys only; argsort: 8) needs with `cfg`. Roughly one extra buffer
-/// of the keys and values plus small tables (the benchmark reports bytes per key).
+/// of the keys and values plus small tables (the benchmark reports bytes per key). With
+/// value_bytes 8 it also covers an argsort (at least argsort_workspace_bytes).
 std::size_t sort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                                  const sort_config& cfg = {});
+
+/// Bytes of device workspace an argsort with positions of `index_bytes` (8 or 4) needs with
+/// `cfg`: where int64 positions are carried as 32 bits (sort_positions, plan_argsort), one
+/// alternate buffer of the keys and of 32-bit positions plus small tables, about n * 4 bytes
+/// fewer than sort_workspace_bytes(n, key_bytes, 8, cfg). Exact for n, so it drops where the
+/// 32-bit carry begins: a workspace reused for every n up to some size is sized with
+/// sort_workspace_bytes, which never shrinks as n grows.
+std::size_t argsort_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t index_bytes = 8,
+                                    const sort_config& cfg = {});
 
 /// The onesweep tuning for keys of `key_bytes` and values of `value_bytes` (0: keys only) on the
 /// current device, in words, from the tuning table's fields: the one-block limit and each tile
@@ -192,9 +235,11 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
 
 /// The stable sorting permutation: d_indices_out[i] is the input position of the i-th
 /// smallest key; d_keys_out receives the sorted keys. Positions are std::int64_t, or
-/// std::uint32_t for n <= 2^32: each pass then moves 4 bytes of index per key instead of 8, and
-/// the first pass makes the positions itself. Workspace: sort_workspace_bytes(n, sizeof(K),
-/// sizeof(I), cfg).
+/// std::uint32_t for n <= 2^32. The first pass makes the positions itself (no index array is
+/// read). std::uint32_t positions move 4 bytes per key and pass; std::int64_t ones do too on
+/// the paths sort_positions says, the last pass writing them as int64. Workspace: argsort_workspace_bytes(n,
+/// sizeof(K), sizeof(I), cfg), or sort_workspace_bytes(n, sizeof(K), sizeof(I), cfg), which
+/// is at least as large.
 template <class K, class I>
   requires std::same_as<I, std::int64_t> || std::same_as<I, std::uint32_t>
 void argsort(const K* d_keys_in, K* d_keys_out, I* d_indices_out, std::int64_t n, void* d_workspace,

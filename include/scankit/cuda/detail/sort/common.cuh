@@ -29,6 +29,19 @@ template <> struct blob_of<16> { using type = blob16; };
 template <class V>
 inline constexpr bool has_values = !std::is_same_v<V, no_value>;
 
+/// The value type of an argsort with std::int64_t output over n <= 2^32 keys on a onesweep
+/// tile: positions move between passes as 4 bytes (the first pass makes them from the item
+/// index, intermediate passes carry them as uint32) and the last pass writes them as int64
+/// straight into the caller's output, so no pass moves 8 bytes of index except that last
+/// write and no widening pass or 32-bit output buffer follows. Buffer 1 (the caller's int64
+/// output) holds uint32 positions in its first half while intermediate passes use it.
+/// A type of its own, so that these kernels are instantiated apart from those of 4-byte
+/// pairs, whose code stays as it is.
+enum class narrow_index : std::uint32_t {};
+/// Whether the values are narrow_index positions (written as int64 by the last pass).
+template <class V>
+inline constexpr bool widens = std::is_same_v<V, narrow_index>;
+
 /// The digit of one pass: bits [shift, shift + width) of the ordered, possibly complemented,
 /// key bits. Build it with make() (or make_digit), which fills in flip_digit.
 template <key_kind Kind, class U>
@@ -145,6 +158,14 @@ struct buffers {
   bool index_values;
 };
 
+/// Stores position v (a narrow_index) as the int64 at out[i], where out is buffer 1's values:
+/// the caller's int64 output.
+template <class V>
+__device__ __forceinline__ void store_wide_index(V* out, std::int64_t i, V v) {
+  static_assert(widens<V>);
+  reinterpret_cast<std::uint64_t*>(out)[i] = static_cast<std::uint32_t>(v);
+}
+
 /// buffers[i] for a runtime i without indexing the array (an indexed kernel parameter is
 /// copied to the stack first).
 template <class P>
@@ -158,7 +179,7 @@ struct key_buffers {
 };
 
 /// Input position i as an index value: int64 in 8-byte values, uint32 in 4-byte ones (the
-/// 32-bit argsort, for n <= 2^32, moves half the index bytes per pass).
+/// 32-bit argsort and narrow_index, for n <= 2^32, move half the index bytes per pass).
 template <class V>
 __device__ __forceinline__ V index_value(std::int64_t i) {
   V v{};

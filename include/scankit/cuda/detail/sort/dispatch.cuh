@@ -195,4 +195,21 @@ inline sort_plan plan_for(std::int64_t n, std::size_t key_bytes, std::size_t val
   return main();
 }
 
+/// Whether an argsort with int64 positions over bits [begin, end) carries them as
+/// narrow_index (32 bits between passes, int64 written by the last): n <= 2^32 (every
+/// position fits 32 bits), a onesweep tile for 4-byte values (the one-block sort and the other
+/// algorithms carry int64 throughout), and sort_positions narrow, or automatic from the
+/// tuning's narrow_positions_from.
+inline bool narrow_positions(std::int64_t n, std::size_t key_bytes, int begin, int end, const sort_config& cfg,
+                             const device_limits& dev) {
+  if (cfg.positions == sort_positions::wide || n > (std::int64_t{1} << 32)) return false;
+  if (cfg.positions == sort_positions::automatic) {
+    const std::int64_t from = sort_tuning_for(key_bytes, 4, dev.arch).narrow_positions_from;
+    if (from == 0 || n < from) return false;
+  }
+  const sort_plan p = plan_for(n, key_bytes, 4, begin, end, cfg, dev);
+  return p.algorithm == sort_algorithm::onesweep && !p.copy_only &&
+         (p.tile == sort_tile::small || p.tile == sort_tile::main || p.tile == sort_tile::large);
+}
+
 }  // namespace scankit::cuda::detail::radix

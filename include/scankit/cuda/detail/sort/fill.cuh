@@ -45,7 +45,9 @@ __global__ void __launch_bounds__(256) counting_fill_kernel(const unsigned long 
   }
 }
 
-/// In-place sorts with an odd number of active passes end in the alternate buffer.
+/// In-place sorts with an odd number of active passes end in the alternate buffer. The
+/// narrow_index positions of an int64 argsort are widened on the way (the last digit pass
+/// wrote them as uint32 to the alternate buffer, which holds no more).
 template <class U, class V>
 __global__ void final_copy_kernel(const plan* pl, buffers<U, V> buf, std::int64_t n) {
   wait_for_previous_grid();
@@ -53,7 +55,8 @@ __global__ void final_copy_kernel(const plan* pl, buffers<U, V> buf, std::int64_
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
     buf.keys[1][i] = buf.keys[2][i];
-    if constexpr (has_values<V>) buf.values[1][i] = buf.values[2][i];
+    if constexpr (widens<V>) store_wide_index(buf.values[1], i, buf.values[2][i]);
+    else if constexpr (has_values<V>) buf.values[1][i] = buf.values[2][i];
   }
 }
 

@@ -78,11 +78,12 @@ struct onesweep_storage {
   unsigned char digit[has_values<V> && !StageEarly ? tile : 1];
 };
 
-/// onesweep_kernel's scatter when staged late (after the look-back).
+/// onesweep_kernel's scatter when staged late (after the look-back). wide: the pass writes
+/// narrow_index positions as int64 (the last pass of an int64 argsort; block-uniform).
 template <int Block, int Items, class S, class U, class V, class W, class Dig>
 __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const unsigned (&rank)[Items],
                                              const W (&value)[Items], Dig dig, U* dst, const buffers<U, V>& buf,
-                                             int to, int first, int tile_n) {
+                                             int to, int first, int tile_n, bool wide) {
   // Scatter through shared memory: the tile in digit order, then each key to its digit's
   // offset plus its position, read in order so that runs of a digit are coalesced stores.
 #pragma unroll
@@ -105,11 +106,20 @@ __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const 
     for (int j = 0; j < Items; ++j)
       if (first + j * 32 < tile_n) s.u.values[rank[j]] = value[j];
     __syncthreads();
+    const auto store_values = [&](auto widened) {
 #pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const int i = static_cast<int>(threadIdx.x) + j * Block;
-      if (i < tile_n) dst_values[s.offset[s.digit[i]] + i] = s.u.values[i];
+      for (int j = 0; j < Items; ++j) {
+        const int i = static_cast<int>(threadIdx.x) + j * Block;
+        if (i < tile_n) {
+          if constexpr (decltype(widened)::value) store_wide_index(dst_values, s.offset[s.digit[i]] + i, s.u.values[i]);
+          else dst_values[s.offset[s.digit[i]] + i] = s.u.values[i];
+        }
+      }
+    };
+    if constexpr (widens<V>) {
+      if (wide) return store_values(std::true_type{});
     }
+    store_values(std::false_type{});
   }
 }
 
@@ -189,6 +199,10 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
       StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1 && !has_values<V>));
   const auto raw_in = [&] { return !hold_sortable || pl->src[pass] == 0; };  // the caller's keys
   const auto raw_out = [&] { return !hold_sortable || pl->raw_out[pass] != 0; };
+  // narrow_index positions: the last active pass, when it writes the caller's output (not the
+  // alternate buffer of an in-place sort's final copy), writes them as int64. Read from the
+  // plan where used, as the flags above.
+  const auto wide_out = [&] { return widens<V> && pl->raw_out[pass] != 0 && pl->final_copy == 0; };
 
   // --- Phase 1: load the tile (padded past the end) ---
   // Load, warp-striped (each warp instruction reads 32 consecutive keys).
@@ -261,7 +275,14 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     const long long out_offset = static_cast<long long>(start) - s.u.rank.digit_start[d];
     if constexpr (out_bases) {
       s.key_out[d] = dst + out_offset;
-      if constexpr (has_values<V>) s.value_out[d] = pick(buf.values, to) + out_offset;
+      if constexpr (widens<V>) {
+        // An int64 base for the wide pass, kept in the same slot (the store reads it back as
+        // int64).
+        s.value_out[d] = wide_out() ? reinterpret_cast<V*>(reinterpret_cast<std::uint64_t*>(buf.values[1]) + out_offset)
+                                    : pick(buf.values, to) + out_offset;
+      } else if constexpr (has_values<V>) {
+        s.value_out[d] = pick(buf.values, to) + out_offset;
+      }
     } else {
       s.offset[d] = out_offset;
     }
@@ -276,6 +297,16 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // coalesced. A full tile skips the bounds test (a branch per key).
     [[maybe_unused]] V* dst_values = nullptr;  // (with 64-bit offsets)
     if constexpr (has_values<V> && !out_bases) dst_values = pick(buf.values, to);
+    // narrow_index positions: stored as int64 where wide_out. Both widths store at one byte
+    // address, the position scaled by 4 or 8, under a predicate each (a copy of the loop per
+    // width spills at 384 x 28 as well; see sort_tuning::narrow_positions_from).
+    [[maybe_unused]] const bool wide = wide_out();
+    [[maybe_unused]] const unsigned value_shift = wide ? 3 : 2;
+    [[maybe_unused]] const auto store_value = [&](auto* base, auto at, auto v) {
+      char* const p = reinterpret_cast<char*>(base) + (static_cast<std::int64_t>(at) << value_shift);
+      if (wide) *reinterpret_cast<std::uint64_t*>(p) = static_cast<std::uint32_t>(v);
+      else *reinterpret_cast<decltype(v)*>(p) = v;
+    };
     const auto store_tile = [&](auto stored_bits, auto full) {
 #pragma unroll
       for (int j = 0; j < Items; ++j) {
@@ -285,11 +316,19 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
           const unsigned d = key_digit(k);
           if constexpr (out_bases) {
             s.key_out[d][i] = stored_bits(k);
-            if constexpr (has_values<V>) s.value_out[d][i] = s.values[i];
+            if constexpr (widens<V>) {
+              store_value(s.value_out[d], static_cast<unsigned>(i), s.values[i]);
+            } else if constexpr (has_values<V>) {
+              s.value_out[d][i] = s.values[i];
+            }
           } else {
             const long long at = s.offset[d] + i;
             dst[at] = stored_bits(k);
-            if constexpr (has_values<V>) dst_values[at] = s.values[i];
+            if constexpr (widens<V>) {
+              store_value(dst_values, at, s.values[i]);
+            } else if constexpr (has_values<V>) {
+              dst_values[at] = s.values[i];
+            }
           }
         }
       }
@@ -304,7 +343,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     if (hold_sortable && raw_out()) store([&](U k) { return dig.raw(k); });
     else store([](U k) { return k; });
   } else {
-    scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n);
+    scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n, wide_out());
   }
 }
 

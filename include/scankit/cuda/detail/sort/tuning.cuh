@@ -43,6 +43,14 @@ struct sort_tuning {
   /// main's stand-in on GPUs whose shared memory per block cannot hold main (consumer Ampere
   /// and Ada: 99 KiB; the dispatch checks that main or this fits there).
   onesweep_shape reduced{};
+  /// 4-byte values only: from this n (0: never) an argsort with int64 output carries its
+  /// positions as 32 bits on these tiles and writes int64 from the last pass (narrow_index).
+  /// That last pass stores values of two widths under a predicate. sm_90 ptxas fits it without
+  /// spills on the large tiles of 4- and 8-byte keys (one block per SM), but spills 160 bytes
+  /// for uint32 keys at 384 x 28 (2 blocks per SM) and 184 bytes for 1-byte keys at 512 x 24,
+  /// so smaller n and 1- and 2-byte keys keep 64-bit positions (unmeasured: the threshold is
+  /// the large tile's, not a sweep).
+  std::int64_t narrow_positions_from = 0;
   /// Items per thread of the one-block sort's largest shapes: the keys and values of a tile
   /// fit the registers of 1,024 threads (16 keys and 16 values spill 184 bytes).
   int one_block_items = 0;
@@ -103,11 +111,13 @@ constexpr sort_tuning sort_tuning_sm90(std::size_t key_bytes, std::size_t value_
                 .large = {.block = 512, .items = 40, .min_blocks = 1, .stage_early = true},
                 .large_from = 16 * M,
                 .reduced = late_384x12,
+                .narrow_positions_from = 16 * M,
                 .one_block_items = one_block_items};
       default:
         return {.main = {.block = 384, .items = 18, .min_blocks = 2, .stage_early = true},
                 .large = {.block = 512, .items = 24, .min_blocks = 1, .stage_early = true},
                 .large_from = M,
+                .narrow_positions_from = M,
                 .one_block_items = one_block_items};
     }
   }
