@@ -118,13 +118,17 @@ def test_scans_reuse_their_workspace_safely(rng):
             np.testing.assert_array_equal(y.cpu().numpy(), np.cumsum(a))
 
 
-@pytest.mark.parametrize("n", [2, 4095, 4096, 65537, 1 << 20, 3000017])
+@pytest.mark.parametrize(
+    "n, dtype",
+    [(2, np.int32), (4095, np.int32), (4096, np.int32), (65537, np.int32), (1 << 20, np.int32),
+     (3000017, np.int32), ((1 << 24) + 3, np.int32), ((1 << 20) + 3, np.int64), (100003, np.int64)])
 @pytest.mark.parametrize("descending", [False, True])
-def test_argsort_positions_are_int64(gpu_backend, rng, n, descending):
-    """GPU argsorts sort 32-bit positions and widen them: int64 results equal NumPy's stable
+def test_argsort_positions_are_int64(gpu_backend, rng, n, dtype, descending):
+    """GPU argsorts carry 32-bit positions, widened after the sort or (from 2^24 4-byte and 2^20
+    8-byte keys) written as int64 by the sort's last pass: int64 results equal NumPy's stable
     argsort, with many equal keys (stability) and for sizes across the sort's paths."""
     b = gpu_backend
-    a = rng.integers(0, 1000, n).astype(np.int32)
+    a = rng.integers(0, 1000, n).astype(dtype)
     x = b.asarray(a)
     idx = scankit.argsort(x, descending=descending)
     keys, idx2 = scankit.sort(x, descending=descending, return_indices=True)
