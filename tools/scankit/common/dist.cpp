@@ -34,6 +34,7 @@ void add_dist_options(CLI::App& app, dist_cli_options& d, bool sort) {
 int check_dist_options(const CLI::App& app, const dist_cli_options& d, std::initializer_list<const char*> unsupported) {
 #ifndef SCANKIT_TOOLS_HAS_NCCL
   (void)app;
+  (void)d;
   (void)unsupported;
   throw CLI::ValidationError("--gpus", "this scankit was built without NCCL (scankit::dist_nccl), so it has no "
                                        "distributed primitives on GPUs");
