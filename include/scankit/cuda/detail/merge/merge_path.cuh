@@ -132,21 +132,14 @@ __global__ void __launch_bounds__(merge_threads)
     __syncthreads();
 
     // ---- phase 3: each thread merges `merge_items` outputs from its own diagonal -------------------
+    // Both candidates are read from shared memory at every step (not carried in registers
+    // across the steps: that form merged wrongly in an sm_90 build).
     const int d = t * merge_items < count ? t * merge_items : count;
     int ai = merge_path_split(staged, na, staged + na, count - na, d, less);
     int bi = na + d - ai;
-    K ka = ai < na ? staged[ai] : K{}, kb = bi < count ? staged[bi] : K{};
-#pragma unroll
-    for (int j = 0; j < merge_items; ++j) {
-      if (d + j >= count) break;
-      const bool take_a = bi >= count || (ai < na && !less(kb, ka));
-      if (take_a) {
-        source[d + j] = ai++;
-        if (ai < na) ka = staged[ai];
-      } else {
-        source[d + j] = bi++;
-        if (bi < count) kb = staged[bi];
-      }
+    for (int j = 0; j < merge_items && d + j < count; ++j) {
+      const bool take_a = ai < na && (bi >= count || !less(staged[bi], staged[ai]));
+      source[d + j] = take_a ? ai++ : bi++;
     }
     __syncthreads();
 
