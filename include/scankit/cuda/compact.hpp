@@ -84,7 +84,9 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 ///   selected by a predicate, as run starts or by flags, written without indices, 256 threads,
 ///   16-byte-aligned input and output, more than one tile, and kernel code with Hopper's bulk
 ///   copies (sm_90 or later code on a device of compute capability 9.0 or later). automatic
-///   takes it from 32 MiB of input where it applies, before the segmented tile's thresholds.
+///   takes it from 32 MiB of input where it applies, before the segmented tile's thresholds,
+///   except for flags (select_flagged), where it is taken only when forced or asked for by
+///   specialized_from_bytes.
 enum class compact_tile { automatic, small, medium, segmented, specialized };
 
 inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,

@@ -36,16 +36,17 @@ struct compact_tuning {
 /// - Guess prefetch from 2^27 4-byte items: select_if 0.99 -> 1.03-1.05x CUB at half selected,
 ///   0.97-0.98 -> 1.02-1.03x at 1%, unique 1.00 -> 1.03-1.04x, remove_if 0.99 -> 1.05x; at
 ///   2^21-2^24 it loses up to 10%, for uint64 items 2%, for select_flagged 0.7%.
-/// - Warp-specialized tile for select_flagged: the predicates' threshold, unmeasured (it reads
-///   the flags from global memory into row masks, compact/specialized.cuh); 2^28 int32 with
-///   uint8 flags against the segmented tile is the comparison that sets it.
+/// - Warp-specialized tile for select_flagged (it reads the flags from global memory into row
+///   masks, compact/specialized.cuh): never chosen automatically until a measurement sets it;
+///   `compact_config::tile` forces it. 2^28 int32 with uint8 flags against the segmented tile
+///   (select_flagged's measured path) is the comparison that sets it.
 /// - Segmented first delay: none (512-1,000 ns lose 2-6%).
 inline compact_tuning compact_tuning_for(std::size_t item_bytes, int arch) {
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   compact_tuning t{.segmented_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 29,
                    .segmented_flags_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 24,
                    .specialized_from_bytes = small_tile_below_bytes,
-                   .specialized_flags_from_bytes = small_tile_below_bytes,
+                   .specialized_flags_from_bytes = never,
                    .prefetch_from_bytes = std::int64_t{1} << 29,
                    .segmented_first_delay_ns = 0};
   if (arch < 90) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;  // Ampere: no bulk copies
