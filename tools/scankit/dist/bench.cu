@@ -373,6 +373,13 @@ template <class T>
 struct per_gpu {
   std::vector<device_buffer> b;
   T* at(int i) const { return b[static_cast<std::size_t>(i)].as<T>(); }
+  /// The arrays as the distributed calls take them: one shard per local rank, of counts[i] items.
+  template <class U = T>
+  std::vector<sd::device_shard<U>> shards(const std::vector<std::int64_t>& counts) const {
+    std::vector<sd::device_shard<U>> s;
+    for (std::size_t i = 0; i < counts.size(); ++i) s.push_back({at(static_cast<int>(i)), counts[i]});
+    return s;
+  }
 };
 
 template <class T>
@@ -395,9 +402,8 @@ row_result run_scan(context& cx, std::int64_t m) {
   const std::vector<std::int64_t> sizes(static_cast<std::size_t>(L), m);
   auto in = allocate<T>(cx, sizes), out = allocate<T>(cx, sizes);
   cx.each([&](sd::nccl_local_rank& l, int i) { fill(in.at(i), m, l.rank * m, cx.seed, keys_kind::uniform, true, l.stream); });
-  std::vector<sd::device_shard<const T>> ins;
-  std::vector<sd::device_shard<T>> outs;
-  for (int i = 0; i < L; ++i) ins.push_back({in.at(i), m}), outs.push_back({out.at(i), m});
+  const auto ins = in.shards<const T>(sizes);
+  const auto outs = out.shards(sizes);
   auto call = [&] { sd::inclusive_scan<T>(*cx.comm, ins, outs); };
   call();
   cx.comm->synchronize("scankit bench");
@@ -443,9 +449,8 @@ row_result run_compact(context& cx, std::int64_t m, double selectivity) {
   cx.each([&](sd::nccl_local_rank& l, int i) { fill(in.at(i), m, l.rank * m, cx.seed, keys_kind::uniform, false, l.stream); });
   const double t = std::min(selectivity * 4294967296.0, 4294967295.0);
   const less_than<T> pred{static_cast<T>(t)};
-  std::vector<sd::device_shard<const T>> ins;
-  std::vector<sd::device_shard<T>> outs;
-  for (int i = 0; i < L; ++i) ins.push_back({in.at(i), m}), outs.push_back({out.at(i), m});
+  const auto ins = in.shards<const T>(sizes);
+  const auto outs = out.shards(sizes);
   std::vector<sd::compaction_result> got;
   auto call = [&] { got = sd::select_if<T>(*cx.comm, ins, outs, pred); };
   call();
@@ -503,9 +508,8 @@ row_result run_histogram(context& cx, std::int64_t m) {
   auto in = allocate<T>(cx, sizes);
   auto counts = allocate<C>(cx, bin_sizes);
   cx.each([&](sd::nccl_local_rank& l, int i) { fill(in.at(i), m, l.rank * m, cx.seed, keys_kind::uniform, false, l.stream); });
-  std::vector<sd::device_shard<const T>> ins;
-  std::vector<sd::device_shard<C>> outs;
-  for (int i = 0; i < L; ++i) ins.push_back({in.at(i), m}), outs.push_back({counts.at(i), bins});
+  const auto ins = in.shards<const T>(sizes);
+  const auto outs = counts.shards(bin_sizes);
   auto call = [&] { sd::histogram_even<T, C>(*cx.comm, ins, outs, 0, 256); };
   call();
   cx.comm->synchronize("scankit bench");
@@ -558,15 +562,10 @@ row_result run_sort(context& cx, std::int64_t n, keys_kind kind, const char* lab
     fill(kin.at(i), sizes[static_cast<std::size_t>(i)], offsets[static_cast<std::size_t>(i)], cx.seed, kind, false, l.stream);
     if constexpr (pairs) fill_index(vin.at(i), sizes[static_cast<std::size_t>(i)], offsets[static_cast<std::size_t>(i)], l.stream);
   });
-  std::vector<sd::device_shard<const K>> kins;
-  std::vector<sd::device_shard<K>> kouts;
-  std::vector<sd::device_shard<const Val>> vins;
-  std::vector<sd::device_shard<Val>> vouts;
-  for (int i = 0; i < L; ++i) {
-    const auto s = sizes[static_cast<std::size_t>(i)];
-    kins.push_back({kin.at(i), s}), kouts.push_back({kout.at(i), s});
-    vins.push_back({vin.at(i), s}), vouts.push_back({vout.at(i), s});
-  }
+  const auto kins = kin.template shards<const K>(sizes);
+  const auto kouts = kout.shards(sizes);
+  const auto vins = vin.template shards<const Val>(sizes);
+  const auto vouts = vout.shards(sizes);
   auto call = [&] {
     if constexpr (pairs) sd::sort_pairs<K, V>(*cx.comm, kins, kouts, vins, vouts);
     else sd::sort_keys<K>(*cx.comm, kins, kouts);
