@@ -21,6 +21,11 @@
 
 #include "scankit/ops.hpp"  // SCANKIT_HD
 
+#if defined(__SSE2__) && !defined(__CUDACC__)
+#include <emmintrin.h>
+#define SCANKIT_NUMPY_BINS_SSE2 1
+#endif
+
 namespace scankit::capi {
 
 template <class T>
@@ -127,6 +132,32 @@ struct numpy_even_bins_f32 {
     if (frac >= frac_lo && frac <= frac_hi) return b < num_bins - 1 ? b : num_bins - 1;
     return exact(x);
   }
+
+#if defined(SCANKIT_NUMPY_BINS_SSE2)
+  /// The bins of x[0..3] in b[0..3] when all four take the float32 answer of operator() (in
+  /// range, fraction within the bounds), else false with b unspecified: the CPU counting loop
+  /// then bins those four one by one. The same float32 operations as operator(), four at a
+  /// time: the scalar loop spends about seven cycles a sample on them and their branches, the
+  /// counting proper about one and a half.
+  bool fast4(const float* x, int* b) const {
+    const __m128 v = _mm_loadu_ps(x);
+    const __m128 in = _mm_and_ps(_mm_cmpge_ps(v, _mm_set1_ps(lo)), _mm_cmple_ps(v, _mm_set1_ps(hi)));
+    const __m128 t = _mm_mul_ps(_mm_sub_ps(v, _mm_set1_ps(lo)), _mm_set1_ps(scale));
+    // Truncation of t (never negative where the lane counts; NaN and out-of-range lanes fail
+    // `in`): static_cast<int>, as floor_small does on the host.
+    const __m128i whole = _mm_cvttps_epi32(t);
+    const __m128 frac = _mm_sub_ps(t, _mm_cvtepi32_ps(whole));
+    const __m128 ok = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(frac, _mm_set1_ps(frac_lo)),
+                                                _mm_cmple_ps(frac, _mm_set1_ps(frac_hi))));
+    if (_mm_movemask_ps(ok) != 0xF) return false;
+    // min(whole, num_bins - 1), as operator() clamps x == hi into the last bin.
+    const __m128i last = _mm_set1_epi32(num_bins - 1);
+    const __m128i over = _mm_cmpgt_epi32(whole, last);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(b),
+                     _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, whole)));
+    return true;
+  }
+#endif
 
   /// floor(t) as a float, and as an int in b, for 0 <= t < 2^23 (t is never negative here: x
   /// >= lo): adding 2^23 rounded down leaves floor(t) in the low mantissa bits, a full-rate add
