@@ -35,8 +35,13 @@ def _numpy_dtype_name(dt):
 
 
 def _translate_oom(e):
-    """PyTorch reports device OOM as a RuntimeError subclass; scankit raises MemoryError."""
-    if type(e).__name__ == "OutOfMemoryError" and not isinstance(e, MemoryError):
+    """PyTorch reports device OOM as a RuntimeError subclass (OutOfMemoryError from its caching
+    allocator, AcceleratorError naming cudaErrorMemoryAllocation with the cache off); scankit
+    raises MemoryError."""
+    if isinstance(e, MemoryError):
+        return None
+    if type(e).__name__ == "OutOfMemoryError" or (
+            type(e).__name__ == "AcceleratorError" and "out of memory" in str(e)):
         return MemoryError(str(e))
     return None
 
