@@ -143,7 +143,7 @@ def _scan_flat(a, name, exclusive):
     for: the result's allocation and one C call, what a small call's time is made of."""
     ops, x, dev = a.ops, a.x, a.device
     n = int(x.shape[0])
-    res = ops.empty((n,), a.dtype, dev)
+    res = ops.empty_like(x, a.dtype, dev)
     code = _capi.DTYPE_CODES[a.dtype]
     if dev >= 0:
         s = ops.stream(dev)

@@ -287,8 +287,8 @@ def per_call_steps(x, calls=2000):
         return best
 
     steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
-             ("result allocation", per_call(lambda: ops.empty((n,), a.dtype, dev)))]
-    res = ops.empty((n,), a.dtype, dev)
+             ("result allocation", per_call(lambda: ops.empty_like(a.x, a.dtype, dev)))]
+    res = ops.empty_like(a.x, a.dtype, dev)
     s, nbytes, wp = 0, 0, None
     if dev >= 0:
         s = ops.stream(dev)
