@@ -175,41 +175,55 @@ inline void note_sent_pieces(nccl_communicator& c, const std::vector<std::int64_
   }
 }
 
-/// Moves each local rank's items from layout `from` to layout `to` (items per rank, global
-/// order kept): grouped ncclSend/ncclRecv of the overlapping pieces (plan_transfer), bytes
-/// as ncclUint8, and a device-to-device copy of the piece a rank keeps (NCCL's send to self
-/// runs at about half the copy's bandwidth). in[i] and out[i] belong to local rank i; out must
-/// not overlap in.
-inline void move_layout(nccl_communicator& c, std::span<const void* const> in, std::span<void* const> out,
-                        std::size_t item_bytes, const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& to,
-                        const char* operation) {
+/// Sends and receives every local rank's pieces: plans[i].send[q] of in[i] to rank q and
+/// plans[i].recv[q] into out[i] from rank q (offsets and counts in items of `item_bytes`),
+/// grouped ncclSend/ncclRecv as ncclUint8, except the piece a rank keeps, which moves by a
+/// device-to-device copy first (NCCL's send to self runs at about half the copy's bandwidth).
+/// in[i], out[i] and plans[i] belong to local rank i; out must not overlap in.
+inline void exchange_pieces(nccl_communicator& c, std::span<const void* const> in, std::span<void* const> out,
+                            std::size_t item_bytes, std::span<const transfer_plan> plans, const char* what,
+                            const char* operation) {
   const int p = c.size();
+  auto src = [&](int i, const piece& s) {
+    return static_cast<const unsigned char*>(in[static_cast<std::size_t>(i)]) + s.offset * item_bytes;
+  };
+  auto dst = [&](int i, const piece& r) {
+    return static_cast<unsigned char*>(out[static_cast<std::size_t>(i)]) + r.offset * item_bytes;
+  };
   for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto plan = plan_transfer(from, to, l.rank);
+    const auto& plan = plans[static_cast<std::size_t>(i)];
     const piece& s = plan.send[static_cast<std::size_t>(l.rank)];
     const piece& r = plan.recv[static_cast<std::size_t>(l.rank)];
     if (s.count > 0)
-      check_cuda(cudaMemcpyAsync(static_cast<unsigned char*>(out[static_cast<std::size_t>(i)]) + r.offset * item_bytes,
-                                 static_cast<const unsigned char*>(in[static_cast<std::size_t>(i)]) + s.offset * item_bytes,
-                                 static_cast<std::size_t>(s.count) * item_bytes, cudaMemcpyDeviceToDevice, l.stream),
+      check_cuda(cudaMemcpyAsync(dst(i, r), src(i, s), static_cast<std::size_t>(s.count) * item_bytes,
+                                 cudaMemcpyDeviceToDevice, l.stream),
                  "cudaMemcpyAsync", operation);
   });
-  grouped(c, "ncclSend/ncclRecv", operation, [&](nccl_local_rank& l, int i) {
-    const auto plan = plan_transfer(from, to, l.rank);
+  grouped(c, what, operation, [&](nccl_local_rank& l, int i) {
+    const auto& plan = plans[static_cast<std::size_t>(i)];
     for (int q = 0; q < p; ++q) {
       if (q == l.rank) continue;
       const piece& s = plan.send[static_cast<std::size_t>(q)];
       const piece& r = plan.recv[static_cast<std::size_t>(q)];
       if (s.count > 0)
-        check_nccl(ncclSend(static_cast<const unsigned char*>(in[static_cast<std::size_t>(i)]) + s.offset * item_bytes,
-                            static_cast<std::size_t>(s.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+        check_nccl(ncclSend(src(i, s), static_cast<std::size_t>(s.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
                    l.comm, "ncclSend", operation);
       if (r.count > 0)
-        check_nccl(ncclRecv(static_cast<unsigned char*>(out[static_cast<std::size_t>(i)]) + r.offset * item_bytes,
-                            static_cast<std::size_t>(r.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+        check_nccl(ncclRecv(dst(i, r), static_cast<std::size_t>(r.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
                    l.comm, "ncclRecv", operation);
     }
   });
+}
+
+/// Moves each local rank's items from layout `from` to layout `to` (items per rank, global
+/// order kept): exchange_pieces of the overlapping pieces (plan_transfer). in[i] and out[i]
+/// belong to local rank i; out must not overlap in.
+inline void move_layout(nccl_communicator& c, std::span<const void* const> in, std::span<void* const> out,
+                        std::size_t item_bytes, const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& to,
+                        const char* operation) {
+  std::vector<transfer_plan> plans;
+  for (int i = 0; i < c.local_count(); ++i) plans.push_back(plan_transfer(from, to, c.local(i).rank));
+  exchange_pieces(c, in, out, item_bytes, plans, "ncclSend/ncclRecv", operation);
 }
 
 }  // namespace scankit::dist::detail::nccl

@@ -185,44 +185,34 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
     rkeys[static_cast<std::size_t>(i)] = l.buffer<K>(slot_i, b, where);
     if constexpr (pairs) rvalues[static_cast<std::size_t>(i)] = l.buffer<Val>(slot_j, b, where);
   });
-  // A rank's piece for itself is a device-to-device copy: NCCL's send to self goes through its
-  // kernel at about half the copy's bandwidth.
-  auto exchange_items = [&](auto item_tag, auto source, auto dest) {
-    using I = typename decltype(item_tag)::type;
-    for_each_local(c, [&](nccl_local_rank& l, int i) {
-      const int me = l.rank;
-      std::int64_t send_at = 0, recv_at = 0;
-      for (int q = 0; q < me; ++q) {
-        send_at += matrix[static_cast<std::size_t>(me * p + q)];
-        recv_at += matrix[static_cast<std::size_t>(q * p + me)];
-      }
-      const std::int64_t own = matrix[static_cast<std::size_t>(me * p + me)];
-      if (own > 0)
-        check_cuda(cudaMemcpyAsync(dest(i) + recv_at, source(i) + send_at, static_cast<std::size_t>(own) * sizeof(I),
-                                   cudaMemcpyDeviceToDevice, l.stream),
-                   "cudaMemcpyAsync", where);
-    });
-    grouped(c, "ncclSend/ncclRecv of the pieces", where, [&](nccl_local_rank& l, int i) {
-      const int me = l.rank;
-      std::int64_t send_at = 0, recv_at = 0;
-      for (int q = 0; q < p; ++q) {
-        const std::int64_t out_count = q == me ? 0 : matrix[static_cast<std::size_t>(me * p + q)];
-        const std::int64_t in_count = q == me ? 0 : matrix[static_cast<std::size_t>(q * p + me)];
-        if (out_count > 0)
-          check_nccl(ncclSend(source(i) + send_at, static_cast<std::size_t>(out_count) * sizeof(I), ncclUint8, q, l.comm, l.stream),
-                     l.comm, "ncclSend", where);
-        if (in_count > 0)
-          check_nccl(ncclRecv(dest(i) + recv_at, static_cast<std::size_t>(in_count) * sizeof(I), ncclUint8, q, l.comm, l.stream),
-                     l.comm, "ncclRecv", where);
-        send_at += matrix[static_cast<std::size_t>(me * p + q)];
-        recv_at += matrix[static_cast<std::size_t>(q * p + me)];
-      }
-    });
+  // Rank me sends its q-th piece (the sorted shard's items between splitters q - 1 and q) to
+  // rank q and receives rank q's piece for it, the pieces of both back to back in rank order.
+  std::vector<transfer_plan> plans(static_cast<std::size_t>(L));
+  for (int i = 0; i < L; ++i) {
+    const int me = c.local(i).rank;
+    auto& plan = plans[static_cast<std::size_t>(i)];
+    plan.send.resize(static_cast<std::size_t>(p));
+    plan.recv.resize(static_cast<std::size_t>(p));
+    std::int64_t send_at = 0, recv_at = 0;
+    for (int q = 0; q < p; ++q) {
+      const std::int64_t out_count = matrix[static_cast<std::size_t>(me * p + q)];
+      const std::int64_t in_count = matrix[static_cast<std::size_t>(q * p + me)];
+      plan.send[static_cast<std::size_t>(q)] = {send_at, out_count};
+      plan.recv[static_cast<std::size_t>(q)] = {recv_at, in_count};
+      send_at += out_count;
+      recv_at += in_count;
+    }
+  }
+  auto exchange_items = [&](std::size_t item_bytes, auto source, auto dest) {
+    std::vector<const void*> in;
+    std::vector<void*> out;
+    for (int i = 0; i < L; ++i) in.push_back(source(i)), out.push_back(dest(i));
+    exchange_pieces(c, in, out, item_bytes, plans, "ncclSend/ncclRecv of the pieces", where);
   };
-  exchange_items(std::type_identity<K>{}, [&](int i) { return st[static_cast<std::size_t>(i)].keys; },
+  exchange_items(sizeof(K), [&](int i) { return st[static_cast<std::size_t>(i)].keys; },
                  [&](int i) { return rkeys[static_cast<std::size_t>(i)]; });
   if constexpr (pairs)
-    exchange_items(std::type_identity<Val>{}, [&](int i) { return st[static_cast<std::size_t>(i)].values; },
+    exchange_items(sizeof(Val), [&](int i) { return st[static_cast<std::size_t>(i)].values; },
                    [&](int i) { return rvalues[static_cast<std::size_t>(i)]; });
 
   // ---- phase 6: merge of the received pieces ---------------------------------------------------------
