@@ -7,6 +7,8 @@ package in ``<build>/python/scankit``.
 
 import ctypes
 import os
+import struct
+import threading
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _path = os.path.join(_here, "libscankit_capi.so")
@@ -47,7 +49,7 @@ _protos = {
     "sk_last_error": (_s, []),
     "sk_algorithms": (_s, [_s]),
     "sk_scan_workspace": (_i, [_i, _i, _i64, _i64, _i64, _s, _pi64]),
-    "sk_scan": (_i, [_i, _i, _i, _i, _p, _p, _p, _i64, _i64, _i64, _s, _p, _i64, _up]),
+    "sk_scan": (_i, [_p]),
     "sk_time_scan": (_i, [_i, _i, _i64, _i, _up, ctypes.POINTER(ctypes.c_double)]),
     "sk_sort_workspace": (_i, [_i, _i, _i64, _i, _i, _s, _pi64]),
     "sk_sort": (_i, [_i, _i, _p, _p, _p, _p, _i, _i, _i64, _i, _s, _p, _i64, _up]),
@@ -78,14 +80,51 @@ def call(name, *args):
     """Calls sk_<name>(*args) and raises the matching Python exception on failure."""
     status = _fns[name](*args)
     if status != OK:
-        message = lib.sk_last_error().decode("utf-8", "replace")
-        if status == EVALUE:
-            raise ValueError(message)
-        if status == ETYPE:
-            raise TypeError(message)
-        if status == ENOMEM:
-            raise MemoryError(message)
-        raise RuntimeError(message)
+        _raise(status)
+
+
+def _raise(status):
+    message = lib.sk_last_error().decode("utf-8", "replace")
+    if status == EVALUE:
+        raise ValueError(message)
+    if status == ETYPE:
+        raise TypeError(message)
+    if status == ENOMEM:
+        raise MemoryError(message)
+    raise RuntimeError(message)
+
+
+# sk_scan takes its arguments as one block (sk_scan_args in capi.h): one ctypes conversion
+# instead of fourteen. Each thread packs into its own block, since ctypes lets other threads
+# run during the call.
+_SCAN_ARGS = struct.Struct("<4q3Q3q2QqQ")
+_blocks = threading.local()
+
+
+def _address(x):
+    """An address argument: an int, a ctypes pointer or None (0)."""
+    if x is None:
+        return 0
+    if isinstance(x, int):
+        return x
+    v = getattr(x, "value", x)
+    return 0 if v is None else int(v)
+
+
+def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace, workspace_bytes,
+         stream):
+    """sk_scan: pointers as ints, ctypes pointers or None; algorithm as bytes (b"": default)."""
+    block = getattr(_blocks, "scan", None)
+    if block is None:
+        buf = (ctypes.c_int64 * (_SCAN_ARGS.size // 8))()
+        block = _blocks.scan = (buf, ctypes.addressof(buf))
+    name = ctypes.create_string_buffer(algorithm) if algorithm else None  # alive until the call returns
+    _SCAN_ARGS.pack_into(block[0], 0, device, dtype, op, exclusive, _address(init), _address(x), _address(out),
+                         outer, length, inner, 0 if name is None else ctypes.addressof(name), _address(workspace),
+                         workspace_bytes, _address(stream))
+    status = _fns["scan"](block[1])
+    if status != OK:
+        _raise(status)
 
 
 _workspace_cache = {}

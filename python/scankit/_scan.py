@@ -119,7 +119,7 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     else:
         s, nbytes, ws = 0, 0, None
     init = None if initial is None else host_scalar(initial, compute)
-    _capi.call("scan", a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), host_ptr(init),
+    _capi.scan(a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), host_ptr(init),
                ops.ptr(y), ops.ptr(res), outer, length, inner, alg, ptr(ops, ws), nbytes, s)
     if direct:
         return ops.wrap_result(out)
@@ -152,7 +152,7 @@ def _scan_flat(a, name, exclusive):
         wp = None if ws is None else ops.ptr(ws)
     else:
         s, nbytes, wp = 0, 0, None
-    _capi.call("scan", dev, code, _capi.OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
+    _capi.scan(dev, code, _capi.OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
                1, n, 1, b"", wp, nbytes, s)
     return ops.wrap_result(res)
 

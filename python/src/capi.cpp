@@ -148,15 +148,20 @@ int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t
   });
 }
 
-int sk_scan(int device, int dtype, int op, int exclusive, const void* init, const void* in,
-            void* out, int64_t outer, int64_t len, int64_t inner, const char* algorithm,
-            void* workspace, int64_t workspace_bytes, uintptr_t stream) {
+int sk_scan(const sk_scan_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "sk_scan");
+    const auto p = [](std::uint64_t address) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)); };
+    const auto* algorithm = static_cast<const char*>(p(a->algorithm));
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op);
     if (device < 0)
-      host::scan(dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm));
+      host::scan(dtype, op, a->exclusive != 0, p(a->init), p(a->in), p(a->out), a->outer, a->len,
+                 a->inner, str(algorithm));
     else
-      gpu::scan(device, dtype, op, exclusive != 0, init, in, out, outer, len, inner, str(algorithm),
-                workspace, workspace_bytes, stream);
+      gpu::scan(device, dtype, op, a->exclusive != 0, p(a->init), p(a->in), p(a->out), a->outer,
+                a->len, a->inner, str(algorithm), p(a->workspace), a->workspace_bytes,
+                static_cast<std::uintptr_t>(a->stream));
   });
 }
 

@@ -88,9 +88,19 @@ SK_API const char* sk_algorithms(const char* primitive);
  * and, or, xor need integers. */
 SK_API int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
                              const char* algorithm, int64_t* bytes);
-SK_API int sk_scan(int device, int dtype, int op, int exclusive, const void* init, const void* in,
-                   void* out, int64_t outer, int64_t len, int64_t inner, const char* algorithm,
-                   void* workspace, int64_t workspace_bytes, uintptr_t stream);
+/* sk_scan's arguments, one 64-bit field each, in one block: ctypes converts each argument of a
+ * call on its own, and for fourteen of them that was a third of a small Python call's cost; a
+ * block packed by struct.pack_into is one pointer to convert. Pointers and the stream are
+ * addresses (0: NULL); algorithm is the address of a NUL-terminated name (0: the default). */
+typedef struct sk_scan_args {
+  int64_t device, dtype, op, exclusive;
+  uint64_t init, in, out;
+  int64_t outer, len, inner;
+  uint64_t algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_scan_args;
+SK_API int sk_scan(const sk_scan_args* args);
 
 /* The mean wall-clock microseconds of one C++ call of the device scan (scankit::cuda::scan: an
  * inclusive sum of n items of dtype, on device memory this call allocates), over `calls` calls
