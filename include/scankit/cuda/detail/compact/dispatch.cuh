@@ -37,16 +37,17 @@ struct compact_tuning {
 ///   0.97-0.98 -> 1.02-1.03x at 1%, unique 1.00 -> 1.03-1.04x, remove_if 0.99 -> 1.05x; at
 ///   2^21-2^24 it loses up to 10%, for uint64 items 2%, for select_flagged 0.7%.
 /// - Warp-specialized tile for select_flagged (it reads the flags from global memory into row
-///   masks, compact/specialized.cuh): never chosen automatically until a measurement sets it;
-///   `compact_config::tile` forces it. 2^28 int32 with uint8 flags against the segmented tile
-///   (select_flagged's measured path) is the comparison that sets it.
+///   masks, compact/specialized.cuh), 4-byte items with uint8 flags, half selected: 2^26 items
+///   0.174 ms (1.33x CUB, 91% of copy) against the small tile's 0.188 and the segmented one's
+///   0.191; 2^28 items 0.655 ms (1.34x, 95.5%) against the segmented tile's 0.715. Smaller
+///   sizes and 8-byte items are not measured and keep the other tiles.
 /// - Segmented first delay: none (512-1,000 ns lose 2-6%).
 inline compact_tuning compact_tuning_for(std::size_t item_bytes, int arch) {
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   compact_tuning t{.segmented_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 29,
                    .segmented_flags_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 24,
                    .specialized_from_bytes = small_tile_below_bytes,
-                   .specialized_flags_from_bytes = never,
+                   .specialized_flags_from_bytes = item_bytes == 4 ? std::int64_t{1} << 28 : never,
                    .prefetch_from_bytes = std::int64_t{1} << 29,
                    .segmented_first_delay_ns = 0};
   if (arch < 90) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;  // Ampere: no bulk copies
