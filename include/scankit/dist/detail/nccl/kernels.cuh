@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/dist/detail/splitters.hpp"
@@ -20,10 +22,14 @@ inline void check_launch(const char* kernel, const char* operation) {
 }
 
 // ---- ordered reduction ----------------------------------------------------------------------
-// Block b reduces a contiguous range of tiles, tile after tile; inside a tile each thread
-// reduces its consecutive items, the warps combine their threads in lane order and warp 0
-// combines the warps in order. A second launch of one block combines the blocks in order. So
-// every combination is op(earlier, later): any monoid, commutative or not.
+// Each warp reduces a contiguous run of chunks of 32 x items: lane l holds the chunk's items
+// l*items .. l*items+items-1 (two 16-byte loads per lane for 4- and 8-byte arithmetic items on
+// an aligned input), combines them in order, and the warp combines its lanes in lane order; the
+// warp's running value takes its chunks in order. The block then combines its warps in order,
+// and a second launch of one block combines the blocks in order. So every combination is
+// op(earlier, later): any monoid, commutative or not. Per chunk a warp pays a handful of
+// shuffles and no block barrier, so the loads stay in flight: a block-wide combine per tile (two
+// barriers for 8 KiB) read 2^28 int32 at 2.6 TB/s on an H200, 0.6 of its copy's rate.
 
 inline constexpr int reduce_threads = 256;
 
@@ -49,27 +55,50 @@ __device__ value_t<Op> block_reduce_ordered(value_t<Op> v, const Op& op) {
   return v;
 }
 
+/// Whether a lane's items of a full chunk are read as 16-byte vectors (then `in` must be
+/// 16-byte aligned; the launch checks).
+template <class T>
+inline constexpr bool reduce_vector_loads = std::is_arithmetic_v<T> && (reduce_items<T> * sizeof(T)) % 16 == 0;
+
 template <class Op>
-__global__ void __launch_bounds__(reduce_threads) reduce_tiles_kernel(const value_t<Op>* in, std::int64_t n,
-                                                                      std::int64_t tiles_per_block, value_t<Op>* partial,
-                                                                      Op op) {
+__global__ void __launch_bounds__(reduce_threads) reduce_warps_kernel(const value_t<Op>* in, std::int64_t n,
+                                                                      std::int64_t chunks_per_warp, bool aligned,
+                                                                      value_t<Op>* partial, Op op) {
   using T = value_t<Op>;
   constexpr int items = reduce_items<T>;
-  const std::int64_t tile = std::int64_t{reduce_threads} * items;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * tiles_per_block;
-  const std::int64_t last = first + tiles_per_block < tiles ? first + tiles_per_block : tiles;
+  constexpr std::int64_t chunk = 32 * std::int64_t{items};
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const std::int64_t warp = static_cast<std::int64_t>(blockIdx.x) * (reduce_threads / 32) + threadIdx.x / 32;
+  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  const std::int64_t first = warp * chunks_per_warp;
+  const std::int64_t last = first + chunks_per_warp < chunks ? first + chunks_per_warp : chunks;
   T acc = op.identity();
-  for (std::int64_t t = first; t < last; ++t) {
-    const std::int64_t base = t * tile + static_cast<std::int64_t>(threadIdx.x) * items;
-    T v = op.identity();
+#pragma unroll 2
+  for (std::int64_t c = first; c < last; ++c) {
+    const std::int64_t base = c * chunk + static_cast<std::int64_t>(lane) * items;
+    T t = op.identity();
+    if constexpr (reduce_vector_loads<T>) {
+      if (aligned && (c + 1) * chunk <= n) {
+        constexpr int vectors = items * static_cast<int>(sizeof(T)) / 16;
+        uint4 raw[vectors];
+#pragma unroll
+        for (int k = 0; k < vectors; ++k) raw[k] = reinterpret_cast<const uint4*>(in + base)[k];
+        T v[items];
+        memcpy(v, raw, sizeof(v));
+        t = v[0];
+#pragma unroll
+        for (int j = 1; j < items; ++j) t = op(t, v[j]);
+        acc = op(acc, scankit::cuda::detail::warp_reduce(t, op));
+        continue;
+      }
+    }
 #pragma unroll
     for (int j = 0; j < items; ++j)
-      if (base + j < n) v = op(v, in[base + j]);
-    v = block_reduce_ordered(v, op);
-    if (threadIdx.x == 0) acc = op(acc, v);
+      if (base + j < n) t = op(t, in[base + j]);
+    acc = op(acc, scankit::cuda::detail::warp_reduce(t, op));
   }
-  if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+  const T r = block_reduce_ordered(lane == 0 ? acc : op.identity(), op);
+  if (threadIdx.x == 0) partial[blockIdx.x] = r;
 }
 
 template <class Op>
@@ -91,14 +120,17 @@ template <class Op>
 void local_reduce(const value_t<Op>* in, std::int64_t n, value_t<Op>* d_out, Op op, device_buffer& partials,
                   cudaStream_t stream, const char* operation) {
   using T = value_t<Op>;
-  const std::int64_t tile = std::int64_t{reduce_threads} * reduce_items<T>;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t max_blocks = 4 * std::int64_t{scankit::cuda::detail::device_sm_count()};
-  const std::int64_t per_block = std::max<std::int64_t>(1, (tiles + max_blocks - 1) / max_blocks);
-  const int blocks = static_cast<int>(std::max<std::int64_t>(1, (tiles + per_block - 1) / per_block));
+  constexpr std::int64_t warps_per_block = reduce_threads / 32;
+  const std::int64_t chunk = 32 * std::int64_t{reduce_items<T>};
+  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  const std::int64_t max_warps = 4 * warps_per_block * std::int64_t{scankit::cuda::detail::device_sm_count()};
+  const std::int64_t per_warp = std::max<std::int64_t>(1, (chunks + max_warps - 1) / max_warps);
+  const std::int64_t warps = std::max<std::int64_t>(1, (chunks + per_warp - 1) / per_warp);
+  const int blocks = static_cast<int>((warps + warps_per_block - 1) / warps_per_block);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   T* part = partials.get<T>(blocks, stream, operation);
-  reduce_tiles_kernel<<<blocks, reduce_threads, 0, stream>>>(in, n, per_block, part, op);
-  check_launch("reduce_tiles_kernel", operation);
+  reduce_warps_kernel<<<blocks, reduce_threads, 0, stream>>>(in, n, per_warp, aligned, part, op);
+  check_launch("reduce_warps_kernel", operation);
   reduce_partials_kernel<<<1, reduce_threads, 0, stream>>>(part, blocks, d_out, op);
   check_launch("reduce_partials_kernel", operation);
 }
