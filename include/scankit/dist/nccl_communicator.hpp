@@ -423,12 +423,17 @@ class nccl_communicator {
   }
 
   /// Polls done() until it holds; checks NCCL's asynchronous errors meanwhile; aborts and
-  /// throws on an error or after the timeout.
+  /// throws on an error or after the timeout. The first milliseconds of a wait poll with only a
+  /// yield between polls, as the waits inside a call are as long as the GPU work they wait for
+  /// (a local reduce or sort: 0.1 to a few ms) and a sleep of 20 us oversleeps by tens of
+  /// microseconds (timer slack), which the call would pay at every exchange; a longer wait then
+  /// sleeps between polls, to leave the core to others.
   template <class Done>
   void wait(Done done, const char* what, const char* operation) {
     using clock = std::chrono::steady_clock;
-    const auto deadline = clock::now() + timeout_;
-    for (int spins = 0;; ++spins) {
+    const auto start = clock::now(), deadline = start + timeout_;
+    constexpr auto spin_for = std::chrono::milliseconds(20);
+    for (;;) {
       for (auto& l : local_) {
         ncclResult_t r = ncclSuccess;
         const ncclResult_t q = ncclCommGetAsyncError(l.comm, &r);
@@ -447,7 +452,7 @@ class nccl_communicator {
         throw timeout_error(std::string(operation) + ": waited " + std::to_string(timeout_.count()) + " ms for " + what +
                             "; another rank failed or did not make the matching call (the NCCL communicators are aborted)");
       }
-      if (spins < 256) std::this_thread::yield();
+      if (clock::now() - start < spin_for) std::this_thread::yield();
       else std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
