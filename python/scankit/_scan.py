@@ -78,11 +78,9 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     if name is None:
         raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
     a = wrap(x)
-    ops = a.ops
-    if (dtype is None and out is None and initial is None and algorithm is None and a.dtype in _NATIVE
-            and (axis is None or (type(axis) is int and -1 <= axis <= 0)) and ops.ndim(a.x) == 1 and ops.is_contiguous(a.x)
-            and not (name in _BITWISE and a.dtype in _FLOATS)):
+    if dtype is None and out is None and initial is None and algorithm is None and _flat_ok(a, name, axis):
         return _scan_flat(a, name, exclusive)
+    ops = a.ops
     compute, result = _types(a.dtype, name, dtype_name(dtype))
     if name in ("and", "or", "xor") and compute.startswith("float"):
         raise TypeError(f"scan: the bitwise operator {name!r} needs integer items, not {a.dtype}")
@@ -138,6 +136,12 @@ _BITWISE = ("and", "or", "xor")
 _FLOATS = ("float32", "float64")
 
 
+def _flat_ok(a, name, axis):
+    """Whether scan() of `a` along `axis` is the plain 1-D scan _scan_flat runs."""
+    return (a.dtype in _NATIVE and (axis is None or (type(axis) is int and -1 <= axis <= 0))
+            and a.ops.ndim(a.x) == 1 and a.ops.is_contiguous(a.x) and not (name in _BITWISE and a.dtype in _FLOATS))
+
+
 def _scan_flat(a, name, exclusive):
     """scan() of a 1-D contiguous array of a type the library scans, with nothing else asked
     for: the result's allocation and one C call, what a small call's time is made of."""
@@ -152,9 +156,21 @@ def _scan_flat(a, name, exclusive):
         wp = None if ws is None else ops.ptr(ws)
     else:
         s, nbytes, wp = 0, 0, None
-    _capi.scan(dev, code, _capi.OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
+    _capi.scan(dev, code, _OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
                1, n, 1, b"", wp, nbytes, s)
     return ops.wrap_result(res)
+
+
+_OP_CODES = _capi.OP_CODES
+
+
+def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
+    """cumsum and its siblings: the plain 1-D scan straight away, anything else through scan()."""
+    if dtype is None and out is None and initial is None and algorithm is None:
+        a = wrap(x)
+        if _flat_ok(a, name, axis):
+            return _scan_flat(a, name, exclusive)
+    return scan(x, name, axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
 
 
 def _fits(out, a, shape, dtype):
@@ -179,21 +195,21 @@ def cumsum(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorithm
 
     Unlike NumPy, int32 and uint32 inputs keep their type (pass ``dtype=`` to widen).
     """
-    return scan(x, "sum", axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
+    return _named("sum", x, axis, dtype, exclusive, initial, algorithm, out)
 
 
 def cumprod(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorithm=None, out=None):
     """Cumulative product along ``axis`` (``numpy.cumprod``); see :func:`scan`."""
-    return scan(x, "prod", axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
+    return _named("prod", x, axis, dtype, exclusive, initial, algorithm, out)
 
 
 def cummax(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorithm=None, out=None):
     """Running maximum along ``axis`` (``numpy.maximum.accumulate``; values only, unlike
     ``torch.cummax``); see :func:`scan`. With NaN inputs the result is unspecified: the operator
     is ``a < b ? b : a``, which is not associative with NaN (NumPy propagates NaN)."""
-    return scan(x, "max", axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
+    return _named("max", x, axis, dtype, exclusive, initial, algorithm, out)
 
 
 def cummin(x, axis=None, dtype=None, *, exclusive=False, initial=None, algorithm=None, out=None):
     """Running minimum along ``axis`` (``numpy.minimum.accumulate``); see :func:`cummax`."""
-    return scan(x, "min", axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
+    return _named("min", x, axis, dtype, exclusive, initial, algorithm, out)
