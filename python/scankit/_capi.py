@@ -101,27 +101,17 @@ _SCAN_ARGS = struct.Struct("<4q3Q3q2QqQ")
 _blocks = threading.local()
 
 
-def _address(x):
-    """An address argument: an int, a ctypes pointer or None (0)."""
-    if x is None:
-        return 0
-    if isinstance(x, int):
-        return x
-    v = getattr(x, "value", x)
-    return 0 if v is None else int(v)
-
-
 def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace, workspace_bytes,
          stream):
-    """sk_scan: pointers as ints, ctypes pointers or None; algorithm as bytes (b"": default)."""
+    """sk_scan: every pointer and the stream as an int (0: none); algorithm as bytes (b"": the
+    default)."""
     block = getattr(_blocks, "scan", None)
     if block is None:
         buf = (ctypes.c_int64 * (_SCAN_ARGS.size // 8))()
         block = _blocks.scan = (buf, ctypes.addressof(buf))
     name = ctypes.create_string_buffer(algorithm) if algorithm else None  # alive until the call returns
-    _SCAN_ARGS.pack_into(block[0], 0, device, dtype, op, exclusive, _address(init), _address(x), _address(out),
-                         outer, length, inner, 0 if name is None else ctypes.addressof(name), _address(workspace),
-                         workspace_bytes, _address(stream))
+    _SCAN_ARGS.pack_into(block[0], 0, device, dtype, op, exclusive, init, x, out, outer, length, inner,
+                         0 if name is None else ctypes.addressof(name), workspace, workspace_bytes, stream)
     status = _fns["scan"](block[1])
     if status != OK:
         _raise(status)

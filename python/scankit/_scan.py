@@ -2,7 +2,7 @@
 
 from . import _capi
 from ._arrays import wrap
-from ._core import dtype_name, host_ptr, host_scalar, normalize_axis, prod, ptr, reusable_workspace
+from ._core import dtype_name, host_scalar, normalize_axis, prod, reusable_workspace
 
 _NATIVE = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 # Types the library does not scan, and what they are scanned as.
@@ -117,8 +117,8 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     else:
         s, nbytes, ws = 0, 0, None
     init = None if initial is None else host_scalar(initial, compute)
-    _capi.scan(a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), host_ptr(init),
-               ops.ptr(y), ops.ptr(res), outer, length, inner, alg, ptr(ops, ws), nbytes, s)
+    _capi.scan(a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), 0 if init is None else init.ctypes.data,
+               ops.ptr(y), ops.ptr(res), outer, length, inner, alg, 0 if ws is None else ops.ptr(ws), nbytes, s)
     if direct:
         return ops.wrap_result(out)
     if moved:
@@ -153,10 +153,10 @@ def _scan_flat(a, name, exclusive):
         s = ops.stream(dev)
         nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
         ws = reusable_workspace(a, nbytes, s)  # the scan uses it only while its kernels run
-        wp = None if ws is None else ops.ptr(ws)
+        wp = 0 if ws is None else ops.ptr(ws)
     else:
-        s, nbytes, wp = 0, 0, None
-    _capi.scan(dev, code, _OP_CODES[name], 1 if exclusive else 0, None, ops.ptr(x), ops.ptr(res),
+        s, nbytes, wp = 0, 0, 0
+    _capi.scan(dev, code, _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res),
                1, n, 1, b"", wp, nbytes, s)
     return ops.wrap_result(res)
 

@@ -302,7 +302,7 @@ def per_call_steps(x, calls=2000):
     steps.append(("3 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res), ops.ptr(x)))))
     xp, rp = ops.ptr(x), ops.ptr(res)
     steps.append(("C call (ctypes and the C++ call)",
-                  per_call(lambda: _capi.scan(dev, code, 0, 0, None, xp, rp, 1, n, 1, b"", wp, nbytes, s),
+                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", wp or 0, nbytes, s),
                            drain=True)))
     total = per_call(lambda: scankit.cumsum(x), drain=True)
     steps.append(("the rest", total - sum(us for _, us in steps)))
