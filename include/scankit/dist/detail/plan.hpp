@@ -76,4 +76,32 @@ inline transfer_plan plan_transfer(std::span<const std::int64_t> from, std::span
   return plan;
 }
 
+/// The items every rank receives in an all-to-all whose piece sizes are matrix[from * p + to]:
+/// the column sums.
+inline std::vector<std::int64_t> received_counts(std::span<const std::int64_t> matrix, int p) {
+  std::vector<std::int64_t> in(static_cast<std::size_t>(p), 0);
+  for (std::size_t q = 0; q < static_cast<std::size_t>(p); ++q)
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p); ++k) in[k] += matrix[q * static_cast<std::size_t>(p) + k];
+  return in;
+}
+
+/// Rank `rank`'s part of an all-to-all whose piece sizes are matrix[from * p + to]: the pieces
+/// it sends lie back to back in rank order in its array, and the pieces it receives land back
+/// to back in rank order.
+inline transfer_plan plan_all_to_all(std::span<const std::int64_t> matrix, int p, int rank) {
+  transfer_plan plan;
+  plan.send.resize(static_cast<std::size_t>(p));
+  plan.recv.resize(static_cast<std::size_t>(p));
+  const auto me = static_cast<std::size_t>(rank), np = static_cast<std::size_t>(p);
+  std::int64_t send_at = 0, recv_at = 0;
+  for (std::size_t q = 0; q < np; ++q) {
+    const std::int64_t out_count = matrix[me * np + q], in_count = matrix[q * np + me];
+    plan.send[q] = {send_at, out_count};
+    plan.recv[q] = {recv_at, in_count};
+    send_at += out_count;
+    recv_at += in_count;
+  }
+  return plan;
+}
+
 }  // namespace scankit::dist::detail

@@ -104,16 +104,10 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   const auto matrix = allgather(comm, piece_sizes.data(), piece_sizes.size(), where);  // [from][to]
 
   // ---- phase 5: all-to-all ------------------------------------------------------------------
-  std::vector<piece> sends(static_cast<std::size_t>(p)), recvs(static_cast<std::size_t>(p));
-  std::vector<std::int64_t> bucket(static_cast<std::size_t>(p), 0);  // items each rank receives
-  for (int q = 0; q < p; ++q) {
-    sends[static_cast<std::size_t>(q)] = {cut[static_cast<std::size_t>(q)], piece_sizes[static_cast<std::size_t>(q)]};
-    for (int k = 0; k < p; ++k) {
-      const std::int64_t c = matrix[static_cast<std::size_t>(q) * static_cast<std::size_t>(p) + static_cast<std::size_t>(k)];
-      if (k == me) recvs[static_cast<std::size_t>(q)] = {bucket[static_cast<std::size_t>(k)], c};
-      bucket[static_cast<std::size_t>(k)] += c;
-    }
-  }
+  const auto plan = plan_all_to_all(matrix, p, me);  // my pieces start at cut[q]
+  const auto& sends = plan.send;
+  const auto& recvs = plan.recv;
+  const std::vector<std::int64_t> bucket = received_counts(matrix, p);  // items each rank receives
   const std::int64_t received = bucket[static_cast<std::size_t>(me)];
   std::vector<K> rkeys(static_cast<std::size_t>(received));
   alltoallv(comm, keys.data(), sends, rkeys.data(), recvs, where);

@@ -171,9 +171,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   c.synchronize(where);
   const std::int64_t* hm = c.local(0).pinned[1].get<std::int64_t>(p * p, where);
   const std::vector<std::int64_t> matrix(hm, hm + p * p);  // [from][to]
-  std::vector<std::int64_t> bucket(static_cast<std::size_t>(p), 0);
-  for (int q = 0; q < p; ++q)
-    for (int k = 0; k < p; ++k) bucket[static_cast<std::size_t>(k)] += matrix[static_cast<std::size_t>(q * p + k)];
+  const std::vector<std::int64_t> bucket = received_counts(matrix, p);
   const bool balanced = bucket == target;
 
   // ---- phase 5: all-to-all -------------------------------------------------------------------------
@@ -186,23 +184,9 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
     if constexpr (pairs) rvalues[static_cast<std::size_t>(i)] = l.buffer<Val>(slot_j, b, where);
   });
   // Rank me sends its q-th piece (the sorted shard's items between splitters q - 1 and q) to
-  // rank q and receives rank q's piece for it, the pieces of both back to back in rank order.
-  std::vector<transfer_plan> plans(static_cast<std::size_t>(L));
-  for (int i = 0; i < L; ++i) {
-    const int me = c.local(i).rank;
-    auto& plan = plans[static_cast<std::size_t>(i)];
-    plan.send.resize(static_cast<std::size_t>(p));
-    plan.recv.resize(static_cast<std::size_t>(p));
-    std::int64_t send_at = 0, recv_at = 0;
-    for (int q = 0; q < p; ++q) {
-      const std::int64_t out_count = matrix[static_cast<std::size_t>(me * p + q)];
-      const std::int64_t in_count = matrix[static_cast<std::size_t>(q * p + me)];
-      plan.send[static_cast<std::size_t>(q)] = {send_at, out_count};
-      plan.recv[static_cast<std::size_t>(q)] = {recv_at, in_count};
-      send_at += out_count;
-      recv_at += in_count;
-    }
-  }
+  // rank q and receives rank q's piece for it.
+  std::vector<transfer_plan> plans;
+  for (int i = 0; i < L; ++i) plans.push_back(plan_all_to_all(matrix, p, c.local(i).rank));
   auto exchange_items = [&](std::size_t item_bytes, auto source, auto dest) {
     std::vector<const void*> in;
     std::vector<void*> out;
