@@ -1,7 +1,7 @@
 """Builds the scankit Python package: the pure-Python package in scankit/ plus its native
 library, libscankit_capi.so, built by the scankit CMake project one directory up.
 
-    python3 -m venv --system-site-packages .venv
+    /usr/bin/python3 -m venv --system-site-packages .venv
     .venv/bin/pip install --no-build-isolation ./python
 
 works offline. The library is a plain C ABI (no Python headers), so the wheel is tagged
