@@ -172,10 +172,13 @@ void argsort_positions() {
     sizes.push_back((std::int64_t{1} << 20) + 1);
     sizes.push_back(1234567);
   }
+  // The sanitize tier runs one (positions, tile, direction) per size, in turn.
+  variant_turns turns(3 * 3 * 2);
   for (auto n : sizes)
     for (auto positions : {cuda::sort_positions::narrow, cuda::sort_positions::wide, cuda::sort_positions::automatic})
       for (auto tile : {cuda::sort_tile::automatic, cuda::sort_tile::main, cuda::sort_tile::large})
         for (bool desc : {false, true}) {
+          if (!turns.run()) continue;
           const cuda::sort_config cfg{.tile = tile, .positions = positions};
           const sort_options opts{.descending = desc};
           SCOPED_TRACE(::testing::Message() << "n = " << n << ", positions " << cuda::name(positions) << ", "
