@@ -187,6 +187,17 @@ class TorchOps:
         self._raw_stream = lambda d: self.torch.cuda.current_stream(d).cuda_stream
         return self._raw_stream(device)
 
+    def flat_device(self, x):
+        """x's GPU if x is a contiguous 1-D CUDA tensor, else -1 (the small calls' fast paths)."""
+        return x.get_device() if x.is_cuda and x.dim() == 1 and x.is_contiguous() else -1
+
+    def empty_flat_like(self, x, device):
+        """An uninitialized array like the contiguous 1-D `x` (dtype, device)."""
+        try:
+            return self.torch.empty_like(x)
+        except RuntimeError as e:
+            raise (_translate_oom(e) or e) from e
+
     def capturing(self):
         """Whether the current stream is capturing a CUDA graph."""
         f = getattr(self.torch._C, "_cuda_isCurrentStreamCapturing", None)
@@ -347,6 +358,14 @@ class CupyOps:
             return self.cp.empty(shape, dtype=dtype)
         with self.cp.cuda.Device(device):
             return self.cp.empty(shape, dtype=dtype)
+
+    def flat_device(self, x):
+        """x's GPU if x is a contiguous 1-D array, else -1 (the small calls' fast paths)."""
+        return x.data.device_id if x.ndim == 1 and x.flags.c_contiguous else -1
+
+    def empty_flat_like(self, x, device):
+        """An uninitialized array like the contiguous 1-D `x` (dtype, device)."""
+        return self.empty(x.shape, x.dtype, device)
 
     def capturing(self):
         """Whether the current stream is capturing a CUDA graph."""

@@ -89,9 +89,25 @@ def reusable_workspace(a, nbytes, stream_handle):
     if buf is None or buf[1] < nbytes:
         if len(cache) >= 16:
             cache.clear()
+        # The per-shape entries remember the kept buffers' addresses: they go with the buffers.
+        shapes = getattr(_kept, "shapes", None)
+        if shapes:
+            shapes.clear()
         size = max(nbytes, 64 << 10)
         buf = cache[key] = (a.ops.empty((size,), "uint8", a.device), size)
     return buf[0]
+
+
+def kept_shapes():
+    """This thread's per-shape entries of the small calls' fast paths (a dict they fill as they
+    like), emptied whenever a kept workspace is replaced, so an entry may hold a kept buffer's
+    address."""
+    shapes = getattr(_kept, "shapes", None)
+    if shapes is None:
+        shapes = _kept.shapes = {}
+    elif len(shapes) >= 256:
+        shapes.clear()
+    return shapes
 
 
 def host_scalar(value, dtype):

@@ -1,8 +1,8 @@
 """Prefix scans: scan, cumsum, cumprod, cummax, cummin."""
 
 from . import _capi
-from ._arrays import wrap
-from ._core import dtype_name, host_scalar, normalize_axis, prod, reusable_workspace
+from ._arrays import _ops_of_type, wrap
+from ._core import _KEEP_BYTES, dtype_name, host_scalar, kept_shapes, normalize_axis, prod, reusable_workspace
 
 _NATIVE = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 # Types the library does not scan, and what they are scanned as.
@@ -77,6 +77,11 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     name = _OPS.get(op) if isinstance(op, str) else None
     if name is None:
         raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
+    if dtype is None and out is None and initial is None and algorithm is None:
+        if axis is None or (type(axis) is int and -1 <= axis <= 0):
+            r = _gpu_flat(x, name, exclusive)
+            if r is not None:
+                return r
     a = wrap(x)
     if dtype is None and out is None and initial is None and algorithm is None and _flat_ok(a, name, axis):
         return _scan_flat(a, name, exclusive)
@@ -164,9 +169,57 @@ def _scan_flat(a, name, exclusive):
 _OP_CODES = _capi.OP_CODES
 
 
+_FAST_KINDS = ("torch", "cupy")
+_FLOAT_CODES = (_capi.DTYPE_CODES["float32"], _capi.DTYPE_CODES["float64"])
+
+
+def _gpu_flat(x, name, exclusive):
+    """The plain 1-D scan of a contiguous torch or CuPy GPU array, or None where it does not
+    apply. What depends only on the array's dtype, device, stream and length (the type code,
+    the workspace's size and the kept workspace's address) comes from one look-up in
+    kept_shapes(): a small call's time is then the result's allocation and the C call."""
+    ops = _ops_of_type.get(type(x))
+    if ops is None or ops.name not in _FAST_KINDS:
+        return None
+    dev = ops.flat_device(x)
+    if dev < 0 or ops.capturing():
+        return None
+    s = ops.stream(dev)
+    shapes = kept_shapes()
+    key = ("scan", x.dtype, dev, s, x.shape[0])
+    e = shapes.get(key)
+    if e is None:
+        e = shapes[key] = _gpu_flat_entry(x, dev, s)
+    if not e or (name in _BITWISE and e[0] in _FLOAT_CODES):
+        return None
+    res = ops.empty_flat_like(x, dev)
+    _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, b"",
+               e[3], e[2], s)
+    return res
+
+
+def _gpu_flat_entry(x, dev, s):
+    """(type code, n, workspace bytes, workspace address) for _gpu_flat, or False: a type the
+    library does not scan as it is, or a workspace too large to keep."""
+    a = wrap(x)
+    if a.dtype not in _NATIVE:
+        return False
+    n = int(x.shape[0])
+    code = _capi.DTYPE_CODES[a.dtype]
+    nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
+    if nbytes > _KEEP_BYTES:
+        return False
+    ws = reusable_workspace(a, nbytes, s)
+    return (code, n, nbytes, 0 if ws is None else a.ops.ptr(ws))
+
+
 def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
     """cumsum and its siblings: the plain 1-D scan straight away, anything else through scan()."""
     if dtype is None and out is None and initial is None and algorithm is None:
+        if axis is None or (type(axis) is int and -1 <= axis <= 0):
+            r = _gpu_flat(x, name, exclusive)
+            if r is not None:
+                return r
         a = wrap(x)
         if _flat_ok(a, name, axis):
             return _scan_flat(a, name, exclusive)

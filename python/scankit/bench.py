@@ -257,10 +257,9 @@ def per_call_steps(x, calls=2000):
     """What one small ``scankit.cumsum(x)`` call is made of (x: a 1-D contiguous int32 array of
     NumPy, PyTorch or CuPy): [(step, microseconds per call)], each step run `calls` times in a
     loop (fewest of 3 loops), the GPU queue drained after the loops that queue work. The steps
-    are the ones _scan._scan_flat takes, in its order; "the rest" is the total less their sum
-    (the Python code between them)."""
-    from scankit import _arrays
-    from scankit._core import reusable_workspace
+    are the ones the call takes, in its order (_scan._gpu_flat for GPU arrays, _scan._scan_flat
+    for NumPy's); "the rest" is the total less their sum (the Python code between them)."""
+    from scankit import _arrays, _core, _scan
 
     a = _arrays.wrap(x)
     ops, dev = a.ops, a.device
@@ -286,24 +285,31 @@ def per_call_steps(x, calls=2000):
             best = dt if best is None else min(best, dt)
         return best
 
-    steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
-             ("result allocation", per_call(lambda: ops.empty_like(a.x, a.dtype, dev)))]
-    res = ops.empty_like(a.x, a.dtype, dev)
-    s, nbytes, wp = 0, 0, None
+    scankit.cumsum(x)  # fills the per-shape entry of the GPU path
     if dev >= 0:
         s = ops.stream(dev)
-        nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
-        ws = reusable_workspace(a, nbytes, s)
-        wp = None if ws is None else ops.ptr(ws)
-        steps += [("current stream", per_call(lambda: ops.stream(dev))),
-                  ("graph-capture check", per_call(ops.capturing)),
-                  ("workspace size (remembered)", per_call(lambda: _capi.workspace_bytes("scan", dev, code, 1, n, 1, b""))),
-                  ("workspace (reused buffer)", per_call(lambda: reusable_workspace(a, nbytes, s)))]
-    steps.append(("3 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res), ops.ptr(x)))))
-    xp, rp = ops.ptr(x), ops.ptr(res)
-    steps.append(("C call (ctypes and the C++ call)",
-                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", wp or 0, nbytes, s),
-                           drain=True)))
+        key = ("scan", x.dtype, dev, s, x.shape[0])
+        entry = _core.kept_shapes()[key]
+        res = ops.empty_flat_like(x, dev)
+        xp, rp = ops.ptr(x), ops.ptr(res)
+        steps = [("array kind and layout", per_call(lambda: ops.flat_device(x))),
+                 ("graph-capture check", per_call(ops.capturing)),
+                 ("current stream", per_call(lambda: ops.stream(dev))),
+                 ("per-shape entry (type, workspace)", per_call(lambda: _core.kept_shapes().get(key))),
+                 ("result allocation", per_call(lambda: ops.empty_flat_like(x, dev))),
+                 ("2 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res)))),
+                 ("C call (ctypes and the C++ call)",
+                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", entry[3], entry[2], s),
+                           drain=True))]
+    else:
+        res = ops.empty_like(a.x, a.dtype, dev)
+        xp, rp = ops.ptr(x), ops.ptr(res)
+        steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
+                 ("1-D and contiguous", per_call(lambda: _scan._flat_ok(a, "sum", None))),
+                 ("result allocation", per_call(lambda: ops.empty_like(a.x, a.dtype, dev))),
+                 ("2 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res)))),
+                 ("C call (ctypes and the C++ call)",
+                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", 0, 0, 0)))]
     total = per_call(lambda: scankit.cumsum(x), drain=True)
     steps.append(("the rest", total - sum(us for _, us in steps)))
     steps.append(("total: scankit.cumsum", total))

@@ -101,6 +101,14 @@ def test_small_workspaces_are_kept_per_stream():
     w2 = _core.reusable_workspace(a, w1.nbytes + 1, 7)
     assert w2.nbytes > w1.nbytes
     assert _core.reusable_workspace(a, 10, 7) is w2
+    # The fast paths' per-shape entries (which may hold a kept buffer's address) go when a kept
+    # buffer is replaced, and only then.
+    _core.kept_shapes()["entry"] = 1
+    assert _core.reusable_workspace(a, 10, 7) is w2
+    assert "entry" in _core.kept_shapes()
+    w3 = _core.reusable_workspace(a, w2.nbytes + 1, 7)
+    assert w3.nbytes > w2.nbytes
+    assert "entry" not in _core.kept_shapes()
     big = _core.reusable_workspace(a, _core._KEEP_BYTES + 1, 7)
     assert big.nbytes == _core._KEEP_BYTES + 1
     assert _core.reusable_workspace(a, _core._KEEP_BYTES + 1, 7) is not big

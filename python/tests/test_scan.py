@@ -162,6 +162,26 @@ def test_strided_inputs(backend, rng, n):
     check(backend.numpy(scankit.cumsum(t, axis=1)), reference(x.T, "sum", axis=1))
 
 
+def test_small_gpu_calls_after_the_kept_workspace_grows(gpu_backend, rng):
+    """1-D GPU scans remember, per (dtype, device, stream, length), the kept workspace's address:
+    a call whose workspace outgrows the kept buffer replaces it, and the shapes seen before it
+    must not go on using the freed one."""
+    from scankit import _capi
+
+    code = _capi.DTYPE_CODES["int32"]  # the arrays live on GPU 0
+    big = next(1 << k for k in range(12, 30)
+               if _capi.workspace_bytes("scan", 0, code, 1, 1 << k, 1, b"") > (64 << 10))
+    for n in (5000, big, 5000, 3, 2 * big, 5000, 3):
+        x = random_array(rng, n, "int32")
+        xb = gpu_backend.asarray(x)
+        check(gpu_backend.numpy(scankit.cumsum(xb)), reference(x, "sum"))
+        check(gpu_backend.numpy(scankit.scan(xb, "max", exclusive=True)), reference(x, "max", exclusive=True))
+    f = gpu_backend.asarray(random_array(rng, 5000, "float32"))
+    scankit.cumsum(f)
+    with pytest.raises(TypeError):
+        scankit.scan(f, "xor")
+
+
 def test_out_and_in_place(backend, rng):
     x = random_array(rng, 5000, "int64")
     xb = backend.asarray(x)
