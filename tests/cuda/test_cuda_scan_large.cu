@@ -67,7 +67,7 @@ TEST_P(CudaScan, SpecializedTileLargeSizes) {
 
 // ---------------------------------------------------------------------------------------
 // More than 2^31 items: 2^31 + 1000 uint32 of mostly ones, with a few random values at
-// random positions (and around 2^31), generated and checked on the device.
+// random positions (and near 2^31), generated and checked on the device.
 
 struct sparse_values {
   static constexpr int max_count = 16;
