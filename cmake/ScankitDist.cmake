@@ -14,6 +14,19 @@ if(SCANKIT_ENABLE_MPI)
     add_library(scankit::dist_mpi ALIAS scankit_dist_mpi)
     target_link_libraries(scankit_dist_mpi INTERFACE scankit_cpu MPI::MPI_CXX)
     message(STATUS "scankit: distributed primitives over MPI (MPI ${MPI_CXX_VERSION})")
+    # How the tests start processes (SCANKIT_MPIEXEC_FLAGS after -n N): Open MPI refuses more
+    # processes than cores without --oversubscribe, and refuses to run as root without
+    # --allow-run-as-root (CI containers run as root).
+    set(SCANKIT_MPIEXEC_FLAGS ${MPIEXEC_PREFLAGS})
+    execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _scankit_mpiexec_version
+                    ERROR_VARIABLE _scankit_mpiexec_version RESULT_VARIABLE _scankit_rc)
+    if(_scankit_mpiexec_version MATCHES "Open MPI|OpenRTE")
+      list(APPEND SCANKIT_MPIEXEC_FLAGS --oversubscribe)
+      execute_process(COMMAND id -u OUTPUT_VARIABLE _scankit_uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+      if(_scankit_uid STREQUAL "0")
+        list(APPEND SCANKIT_MPIEXEC_FLAGS --allow-run-as-root)
+      endif()
+    endif()
   else()
     message(STATUS "scankit: MPI not found, no distributed primitives on CPU ranks")
   endif()

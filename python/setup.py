@@ -22,6 +22,7 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 LIBRARY = "libscankit_capi.so"
+DIST_LIBRARY = "libscankit_dist_capi.so"
 
 
 def _version():
@@ -49,10 +50,14 @@ class BuildWithCMake(build_py):
         args += shlex.split(os.environ.get("SCANKIT_CMAKE_ARGS", ""))
         if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
             subprocess.check_call(args)
-        subprocess.check_call(["cmake", "--build", build_dir, "--target", "scankit_capi"])
+        subprocess.check_call(["cmake", "--build", build_dir, "--target", "scankit_python"])
         target = os.path.join(self.build_lib, "scankit")
         os.makedirs(target, exist_ok=True)
-        shutil.copy2(os.path.join(build_dir, "python", "scankit", LIBRARY), os.path.join(target, LIBRARY))
+        for name in (LIBRARY, DIST_LIBRARY):
+            # scankit.dist's library exists where CMake found MPI.
+            built = os.path.join(build_dir, "python", "scankit", name)
+            if os.path.exists(built):
+                shutil.copy2(built, os.path.join(target, name))
 
 
 class BinaryDistribution(Distribution):

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "capi_internal.hpp"
 #include "scankit/histogram_bins.hpp"
@@ -18,35 +19,7 @@ thread_local std::string last_error;
 /// Runs f, turning every exception into a status code and a message.
 template <class F>
 int guarded(F&& f) noexcept {
-  try {
-    f();
-    return SK_OK;
-  } catch (const type_error& e) {
-    last_error = e.what();
-    return SK_ETYPE;
-  } catch (const scankit::invalid_argument& e) {
-    last_error = e.what();
-    return SK_EVALUE;
-  } catch (const scankit::no_device_error& e) {
-    last_error = e.what();
-    return SK_ENODEVICE;
-  } catch (const scankit::cuda_error& e) {
-    last_error = e.what();
-    // cudaErrorMemoryAllocation is 2 in every CUDA runtime; this file needs no CUDA headers.
-    return e.code() == 2 ? SK_ENOMEM : SK_ECUDA;
-  } catch (const std::bad_alloc&) {
-    last_error = "out of host memory";
-    return SK_ENOMEM;
-  } catch (const std::length_error& e) {
-    last_error = std::string("out of host memory (") + e.what() + ")";
-    return SK_ENOMEM;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return SK_EOTHER;
-  } catch (...) {
-    last_error = "unknown error";
-    return SK_EOTHER;
-  }
+  return scankit::capi::guarded(last_error, std::forward<F>(f));
 }
 
 std::string str(const char* s) {

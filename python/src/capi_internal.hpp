@@ -9,16 +9,11 @@
 #include <type_traits>
 
 #include "capi.h"
+#include "capi_guard.hpp"
 #include "scankit/error.hpp"
 #include "scankit/ops.hpp"
 
 namespace scankit::capi {
-
-/// An element type a function does not take (SK_ETYPE: TypeError in Python).
-class type_error : public scankit::error {
- public:
-  using error::error;
-};
 
 /// Half-precision keys travel as their 16 bits; the sorts map them to ordered bits themselves.
 struct half_bits {

@@ -1,0 +1,246 @@
+"""scankit.dist: scans, compactions, histograms and sorts of a distributed array on CPU ranks.
+
+A distributed array is one NumPy array (a shard) per MPI process; rank order defines the global
+sequence, and shards may have any length, including zero. Every function here is collective:
+each process of the communicator makes the same call with its own shard, and each gets its own
+part of the result. The local work runs on scankit's CPU backend (oneTBB), the exchanges over
+MPI (scankit/dist/mpi.hpp, docs/DISTRIBUTED.md).
+
+    # mpirun -np 4 python3 script.py
+    import numpy as np, scankit.dist as sd
+    comm = sd.Communicator()                  # MPI_COMM_WORLD (or Communicator(mpi4py_comm))
+    shard = np.random.default_rng(comm.rank).integers(0, 100, 1_000_000).astype(np.int32)
+    part = sd.cumsum(comm, shard)             # this rank's part of the global cumsum
+    kept = sd.select(comm, shard, greater_than=50)   # kept.values, kept.offset, kept.total
+    counts = sd.bincount(comm, shard, 100)    # the global counts, on every rank
+    mine = sd.sort(comm, shard)               # rank r: the r-th balanced share of the sorted array
+
+Errors reach every rank: a call that the ranks do not agree on (different dtypes or operators)
+raises ValueError everywhere; a rank whose call fails raises its own error and the others
+RuntimeError; a rank that never makes the call leaves the others waiting until the
+communicator's timeout (5 minutes), then RuntimeError.
+"""
+
+import ctypes
+import os
+from collections import namedtuple
+
+import numpy as np
+
+from . import _capi
+from ._core import host_scalar
+
+_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libscankit_dist_capi.so")
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        if not os.path.exists(_path):
+            raise ImportError(
+                "scankit.dist needs libscankit_dist_capi.so, which is built where CMake finds MPI "
+                "(Debian: libopenmpi-dev and openmpi-bin); this scankit was built without it")
+        # Global, so that MPI's own plugins find libmpi's symbols.
+        lib = ctypes.CDLL(_path, mode=ctypes.RTLD_GLOBAL)
+        i, i64, p, pi64, u64p = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p
+        protos = {
+            "sk_dist_last_error": (ctypes.c_char_p, []),
+            "sk_dist_world": (i, [ctypes.POINTER(p)]),
+            "sk_dist_adopt": (i, [ctypes.c_size_t, ctypes.POINTER(p)]),
+            "sk_dist_free": (None, [p]),
+            "sk_dist_rank": (i, [p]),
+            "sk_dist_size": (i, [p]),
+            "sk_dist_scan": (i, [p, i, i, i, p, p, p, i64, p]),
+            "sk_dist_select_if": (i, [p, i, i, p, i, p, p, i64, pi64]),
+            "sk_dist_histogram_even": (i, [p, i, p, i64, u64p, i64, ctypes.c_double, ctypes.c_double]),
+            "sk_dist_bincount": (i, [p, i, p, i64, u64p, i64]),
+            "sk_dist_sort": (i, [p, i, p, i64, i, ctypes.POINTER(p), pi64]),
+            "sk_dist_take": (None, [p, p]),
+        }
+        for name, (res, args) in protos.items():
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        _lib = lib
+    return _lib
+
+
+def _call(f, *args):
+    status = f(*args)
+    if status != _capi.OK:
+        message = _library().sk_dist_last_error().decode("utf-8", "replace")
+        if status == _capi.EVALUE:
+            raise ValueError(message)
+        if status == _capi.ETYPE:
+            raise TypeError(message)
+        if status == _capi.ENOMEM:
+            raise MemoryError(message)
+        raise RuntimeError(message)
+
+
+class Communicator:
+    """The MPI processes that hold the shards of a distributed array.
+
+    ``Communicator()`` is MPI_COMM_WORLD (MPI is initialised here if nothing has initialised
+    it, and finalised at exit): run the script under ``mpirun``/``mpiexec``. ``Communicator(c)``
+    adopts an mpi4py communicator ``c``. Either way scankit works on a duplicate of it, so its
+    messages never mix with the caller's.
+    """
+
+    def __init__(self, comm=None):
+        lib = _library()
+        handle = ctypes.c_void_p()
+        if comm is None:
+            _call(lib.sk_dist_world, ctypes.byref(handle))
+        else:
+            try:
+                from mpi4py import MPI
+            except ImportError as e:
+                raise TypeError("Communicator(comm) takes an mpi4py communicator; mpi4py is not installed") from e
+            if not isinstance(comm, MPI.Comm):
+                raise TypeError(f"Communicator(comm) takes an mpi4py communicator, not {type(comm).__name__}")
+            _call(lib.sk_dist_adopt, MPI._handleof(comm), ctypes.byref(handle))
+        self._handle = handle
+        self.rank = lib.sk_dist_rank(handle)
+        self.size = lib.sk_dist_size(handle)
+
+    def close(self):
+        """Frees the duplicate communicator (collective, as MPI_Comm_free)."""
+        if self._handle is not None and self._handle.value:
+            _library().sk_dist_free(self._handle)
+        self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - nothing to report to at interpreter exit
+            pass
+
+    def _h(self):
+        if self._handle is None:
+            raise ValueError("scankit.dist: the communicator is closed")
+        return self._handle
+
+    def __repr__(self):
+        return f"scankit.dist.Communicator(rank={self.rank}, size={self.size})"
+
+
+Selection = namedtuple("Selection", ["values", "offset", "total"])
+Selection.__doc__ = """What select() gives each rank: its kept items, the global position of the
+first of them, and the number kept over all ranks."""
+
+_SCAN_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+_NUMBER_TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
+_HISTOGRAM_TYPES = ("uint8", "uint16", "int32", "uint32", "int64", "float32", "float64")
+_BINCOUNT_TYPES = ("uint8", "uint16", "int32", "uint32", "int64")
+
+
+def _shard(x, what, types):
+    """x as a contiguous 1-D NumPy array of one of `types`."""
+    if not isinstance(x, np.ndarray):
+        if hasattr(x, "__cuda_array_interface__") or hasattr(x, "__dlpack_device__"):
+            raise TypeError(f"scankit.dist.{what} runs on CPU ranks: pass NumPy arrays")
+        x = np.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(f"scankit.dist.{what}: a shard is 1-D, not {x.ndim}-D")
+    name = x.dtype.name
+    if name not in types:
+        raise TypeError(f"scankit.dist.{what} does not take {name} arrays; supported: {', '.join(types)}")
+    return np.ascontiguousarray(x)
+
+
+def _ptr(a):
+    return a.ctypes.data if a.size else None
+
+
+def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False):
+    """This rank's part of the prefix scan of the global sequence (rank order).
+
+    ``op``: ``"sum"``, ``"prod"``, ``"min"``, ``"max"``, or for integers ``"and"``, ``"or"``,
+    ``"xor"``. ``initial`` (the same on every rank) is the carry-in of the whole sequence.
+    With ``return_total=True``, also the global carry-out (the same on every rank).
+    Types: int32, int64, uint32, uint64, float32, float64.
+    """
+    from ._scan import _OPS
+
+    name = _OPS.get(op) if isinstance(op, str) else None
+    if name is None:
+        raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
+    a = _shard(x, "scan", _SCAN_TYPES)
+    out = np.empty_like(a)
+    total = np.empty(1, a.dtype)
+    init = None if initial is None else host_scalar(initial, a.dtype.name)
+    _call(_library().sk_dist_scan, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _capi.OP_CODES[name],
+          1 if exclusive else 0, None if init is None else init.ctypes.data, _ptr(a), _ptr(out), a.size,
+          total.ctypes.data)
+    return (out, total[0]) if return_total else out
+
+
+def cumsum(comm, x, *, exclusive=False):
+    """This rank's part of the cumulative sum of the global sequence; see :func:`scan`."""
+    return scan(comm, x, "sum", exclusive=exclusive)
+
+
+def select(comm, x, *, less_than=None, greater_than=None):
+    """The items of this rank's shard that are nonzero, or ``< less_than``, or
+    ``> greater_than``, in order, with their place in the global result: a
+    ``Selection(values, offset, total)``."""
+    from ._compact import _pred
+
+    a = _shard(x, "select", _NUMBER_TYPES)
+    pred, threshold = _pred(less_than, greater_than, "select")
+    out = np.empty_like(a)
+    result = (ctypes.c_int64 * 3)()
+    thr = None if threshold is None else host_scalar(threshold, a.dtype.name)
+    _call(_library().sk_dist_select_if, comm._h(), _capi.DTYPE_CODES[a.dtype.name], pred,
+          None if thr is None else thr.ctypes.data, 0, _ptr(a), _ptr(out), a.size, result)
+    return Selection(out[: result[0]], int(result[1]), int(result[2]))
+
+
+def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
+    """The global counts (int64, on every rank) of ``bins`` even bins over ``range = (lower,
+    upper)``. Unlike ``numpy.histogram`` the last bin is half-open too: a sample equal to
+    ``upper`` is not counted."""
+    a = _shard(x, "histogram", _HISTOGRAM_TYPES)
+    bins = int(bins)
+    lower, upper = (float(v) for v in range)
+    counts = np.zeros(max(bins, 0), np.uint64)
+    _call(_library().sk_dist_histogram_even, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size,
+          _ptr(counts), bins, lower, upper)
+    return counts.view(np.int64)
+
+
+def bincount(comm, x, length):
+    """The global counts (int64, on every rank) of the keys 0, 1, ..., ``length - 1``; other
+    keys are not counted (the global maximum is not looked for: pass the length)."""
+    a = _shard(x, "bincount", _BINCOUNT_TYPES)
+    length = int(length)
+    counts = np.zeros(max(length, 0), np.uint64)
+    _call(_library().sk_dist_bincount, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, _ptr(counts),
+          length)
+    return counts.view(np.int64)
+
+
+def sort(comm, x, *, descending=False):
+    """This rank's share of the global sort: rank r gets the r-th of the ranks' balanced shares
+    (``n // size`` items, one more on the first ``n % size`` ranks, n the global length) of the
+    stably sorted global sequence, whatever the shards' lengths and the keys' distribution.
+    Floats in IEEE total order (NaNs last, -0 before +0)."""
+    a = _shard(x, "sort", _NUMBER_TYPES)
+    lib = _library()
+    result, n = ctypes.c_void_p(), ctypes.c_int64(0)
+    _call(lib.sk_dist_sort, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, 1 if descending else 0,
+          ctypes.byref(result), ctypes.byref(n))
+    try:
+        out = np.empty(n.value, a.dtype)
+    except MemoryError:
+        lib.sk_dist_take(result, None)
+        raise
+    lib.sk_dist_take(result, _ptr(out))
+    return out
