@@ -22,7 +22,7 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 LIBRARY = "libscankit_capi.so"
-DIST_LIBRARY = "libscankit_dist_capi.so"
+DIST_LIBRARIES = ("libscankit_dist_capi.so", "libscankit_dist_nccl_capi.so")
 
 
 def _version():
@@ -53,8 +53,8 @@ class BuildWithCMake(build_py):
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "scankit_python"])
         target = os.path.join(self.build_lib, "scankit")
         os.makedirs(target, exist_ok=True)
-        for name in (LIBRARY, DIST_LIBRARY):
-            # scankit.dist's library exists where CMake found MPI.
+        for name in (LIBRARY,) + DIST_LIBRARIES:
+            # scankit.dist's libraries exist where CMake found MPI and NCCL.
             built = os.path.join(build_dir, "python", "scankit", name)
             if os.path.exists(built):
                 shutil.copy2(built, os.path.join(target, name))

@@ -15,6 +15,14 @@ MPI (scankit/dist/mpi.hpp, docs/DISTRIBUTED.md).
     counts = sd.bincount(comm, shard, 100)    # the global counts, on every rank
     mine = sd.sort(comm, shard)               # rank r: the r-th balanced share of the sorted array
 
+GPU arrays (CuPy, PyTorch) run on GPU ranks over NCCL with ``NcclCommunicator(devices)``: one
+process drives the listed GPUs, and each call takes a list of arrays, one per GPU in that order,
+and returns a list (scankit/dist/nccl.cuh). The work is ordered on each GPU's current stream,
+as the one-GPU calls are.
+
+    comm = sd.NcclCommunicator([0, 1])
+    parts = sd.cumsum(comm, [x0, x1])         # x0 on GPU 0, x1 on GPU 1
+
 Errors reach every rank: a call that the ranks do not agree on (different dtypes or operators)
 raises ValueError everywhere; a rank whose call fails raises its own error and the others
 RuntimeError; a rank that never makes the call leaves the others waiting until the
@@ -131,6 +139,181 @@ class Communicator:
         return f"scankit.dist.Communicator(rank={self.rank}, size={self.size})"
 
 
+_nccl_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libscankit_dist_nccl_capi.so")
+_nccl_lib = None
+
+
+def _nccl_library():
+    global _nccl_lib
+    if _nccl_lib is None:
+        if not os.path.exists(_nccl_path):
+            raise ImportError("scankit.dist on GPUs needs libscankit_dist_nccl_capi.so, which is built where CMake "
+                              "finds CUDA and NCCL; this scankit was built without it")
+        lib = ctypes.CDLL(_nccl_path)
+        i, i64, p, d = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.c_double
+        pu, pi64 = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int64)
+        protos = {
+            "sk_nccl_last_error": (ctypes.c_char_p, []),
+            "sk_nccl_all_devices": (i, [ctypes.POINTER(ctypes.c_int), i, ctypes.POINTER(p)]),
+            "sk_nccl_free": (None, [p]),
+            "sk_nccl_size": (i, [p]),
+            "sk_nccl_scan": (i, [p, i, i, i, p, pu, pu, pi64, pu, p]),
+            "sk_nccl_select_if": (i, [p, i, i, p, pu, pu, pi64, pu, pi64]),
+            "sk_nccl_histogram_even": (i, [p, i, pu, pi64, pu, i64, d, d, pu]),
+            "sk_nccl_bincount": (i, [p, i, pu, pi64, pu, i64, pu]),
+            "sk_nccl_sort": (i, [p, i, pu, pi64, pu, pi64, i, pu, pi64]),
+        }
+        for name, (res, args) in protos.items():
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        _nccl_lib = lib
+    return _nccl_lib
+
+
+def _ncall(f, *args):
+    status = f(*args)
+    if status != _capi.OK:
+        message = _nccl_library().sk_nccl_last_error().decode("utf-8", "replace")
+        if status == _capi.EVALUE:
+            raise ValueError(message)
+        if status == _capi.ETYPE:
+            raise TypeError(message)
+        if status == _capi.ENOMEM:
+            raise MemoryError(message)
+        raise RuntimeError(message)
+
+
+class NcclCommunicator:
+    """GPU ranks over NCCL, all driven by this process: ``devices`` (every visible GPU when
+    None) are ranks 0, 1, ... in that order (ncclCommInitAll). Calls take and return one array
+    per GPU."""
+
+    def __init__(self, devices=None):
+        lib = _nccl_library()
+        if devices is None:
+            devices = list(range(_capi.device_count()))
+        devices = [int(d) for d in devices]
+        arr = (ctypes.c_int * len(devices))(*devices)
+        handle = ctypes.c_void_p()
+        _ncall(lib.sk_nccl_all_devices, arr, len(devices), ctypes.byref(handle))
+        self._handle = handle
+        self.devices = devices
+        self.size = lib.sk_nccl_size(handle)
+
+    def close(self):
+        if self._handle is not None and self._handle.value:
+            _nccl_library().sk_nccl_free(self._handle)
+        self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - nothing to report to at interpreter exit
+            pass
+
+    def _h(self):
+        if self._handle is None:
+            raise ValueError("scankit.dist: the communicator is closed")
+        return self._handle
+
+    def __repr__(self):
+        return f"scankit.dist.NcclCommunicator(devices={self.devices})"
+
+
+def _gpu_shards(comm, xs, what, types):
+    """The Arr of each GPU's shard: one 1-D array per rank, each on its rank's GPU, of one
+    library and one dtype among `types`."""
+    from ._arrays import wrap
+
+    if not isinstance(xs, (list, tuple)) or len(xs) != comm.size:
+        raise ValueError(f"scankit.dist.{what}: pass a list of {comm.size} arrays, one per GPU of the communicator")
+    shards = []
+    for r, x in enumerate(xs):
+        a = wrap(x)
+        if a.device != comm.devices[r]:
+            raise ValueError(f"scankit.dist.{what}: shard {r} must be on GPU {comm.devices[r]}")
+        if a.ndim != 1:
+            raise ValueError(f"scankit.dist.{what}: a shard is 1-D, not {a.ndim}-D")
+        if a.dtype not in types:
+            raise TypeError(f"scankit.dist.{what} does not take {a.dtype} arrays on GPUs; supported: {', '.join(types)}")
+        if not a.ops.is_contiguous(a.x):
+            a = a.with_array(a.ops.contiguous(a.x))
+        shards.append(a)
+    if len({(a.ops.name, a.dtype) for a in shards}) > 1:
+        raise ValueError(f"scankit.dist.{what}: the shards must be arrays of one library and one dtype")
+    return shards
+
+
+def _addresses(values):
+    return (ctypes.c_size_t * len(values))(*values)
+
+
+def _gpu_args(shards):
+    """(input addresses, sizes, caller streams) of the shards."""
+    return (_addresses([a.ops.ptr(a.x) for a in shards]),
+            (ctypes.c_int64 * len(shards))(*[a.size for a in shards]),
+            _addresses([a.ops.stream(a.device) for a in shards]))
+
+
+_GPU_COMPACT_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+
+
+def _gpu_scan(comm, xs, name, exclusive, initial, return_total):
+    sh = _gpu_shards(comm, xs, "scan", _SCAN_TYPES)
+    dt = sh[0].dtype
+    outs = [a.ops.empty((a.size,), dt, a.device) for a in sh]
+    ins, ns, streams = _gpu_args(sh)
+    total = np.empty(1, dt)
+    init = None if initial is None else host_scalar(initial, dt)
+    _ncall(_nccl_library().sk_nccl_scan, comm._h(), _capi.DTYPE_CODES[dt], _capi.OP_CODES[name],
+           1 if exclusive else 0, None if init is None else init.ctypes.data, ins,
+           _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns, streams, total.ctypes.data)
+    outs = [a.ops.wrap_result(o) for a, o in zip(sh, outs)]
+    return (outs, total[0]) if return_total else outs
+
+
+def _gpu_select(comm, xs, pred, threshold):
+    sh = _gpu_shards(comm, xs, "select", _GPU_COMPACT_TYPES)
+    dt = sh[0].dtype
+    outs = [a.ops.empty((a.size,), dt, a.device) for a in sh]
+    ins, ns, streams = _gpu_args(sh)
+    result = (ctypes.c_int64 * (3 * len(sh)))()
+    thr = None if threshold is None else host_scalar(threshold, dt)
+    _ncall(_nccl_library().sk_nccl_select_if, comm._h(), _capi.DTYPE_CODES[dt], pred,
+           None if thr is None else thr.ctypes.data, ins, _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns,
+           streams, result)
+    return [Selection(a.ops.wrap_result(o[: result[3 * r]]), int(result[3 * r + 1]), int(result[3 * r + 2]))
+            for r, (a, o) in enumerate(zip(sh, outs))]
+
+
+def _gpu_counts(comm, xs, what, types, bins, call):
+    sh = _gpu_shards(comm, xs, what, types)
+    counts = [a.ops.empty((max(bins, 0),), "int64", a.device) for a in sh]
+    ins, ns, streams = _gpu_args(sh)
+    call(sh[0].dtype, ins, ns, _addresses([a.ops.ptr(c) for a, c in zip(sh, counts)]), streams)
+    return [a.ops.wrap_result(c) for a, c in zip(sh, counts)]
+
+
+def _gpu_sort(comm, xs, descending):
+    sh = _gpu_shards(comm, xs, "sort", _NUMBER_TYPES)
+    dt = sh[0].dtype
+    total, p = sum(a.size for a in sh), len(sh)
+    caps = [total // p + (1 if r < total % p else 0) for r in range(p)]
+    outs = [a.ops.empty((c,), dt, a.device) for a, c in zip(sh, caps)]
+    ins, ns, streams = _gpu_args(sh)
+    sizes = (ctypes.c_int64 * p)()
+    _ncall(_nccl_library().sk_nccl_sort, comm._h(), _capi.DTYPE_CODES[dt], ins, ns,
+           _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), (ctypes.c_int64 * p)(*caps), 1 if descending else 0,
+           streams, sizes)
+    return [a.ops.wrap_result(o[: sizes[r]]) for r, (a, o) in enumerate(zip(sh, outs))]
+
+
 Selection = namedtuple("Selection", ["values", "offset", "total"])
 Selection.__doc__ = """What select() gives each rank: its kept items, the global position of the
 first of them, and the number kept over all ranks."""
@@ -145,7 +328,8 @@ def _shard(x, what, types):
     """x as a contiguous 1-D NumPy array of one of `types`."""
     if not isinstance(x, np.ndarray):
         if hasattr(x, "__cuda_array_interface__") or hasattr(x, "__dlpack_device__"):
-            raise TypeError(f"scankit.dist.{what} runs on CPU ranks: pass NumPy arrays")
+            raise TypeError(f"scankit.dist.{what}: an MPI Communicator's shards are NumPy arrays; GPU arrays "
+                            "go with an NcclCommunicator")
         x = np.asarray(x)
     if x.ndim != 1:
         raise ValueError(f"scankit.dist.{what}: a shard is 1-D, not {x.ndim}-D")
@@ -172,6 +356,8 @@ def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False
     name = _OPS.get(op) if isinstance(op, str) else None
     if name is None:
         raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
+    if isinstance(comm, NcclCommunicator):
+        return _gpu_scan(comm, x, name, exclusive, initial, return_total)
     a = _shard(x, "scan", _SCAN_TYPES)
     out = np.empty_like(a)
     total = np.empty(1, a.dtype)
@@ -193,8 +379,10 @@ def select(comm, x, *, less_than=None, greater_than=None):
     ``Selection(values, offset, total)``."""
     from ._compact import _pred
 
-    a = _shard(x, "select", _NUMBER_TYPES)
     pred, threshold = _pred(less_than, greater_than, "select")
+    if isinstance(comm, NcclCommunicator):
+        return _gpu_select(comm, x, pred, threshold)
+    a = _shard(x, "select", _NUMBER_TYPES)
     out = np.empty_like(a)
     result = (ctypes.c_int64 * 3)()
     thr = None if threshold is None else host_scalar(threshold, a.dtype.name)
@@ -207,9 +395,13 @@ def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
     """The global counts (int64, on every rank) of ``bins`` even bins over ``range = (lower,
     upper)``. Unlike ``numpy.histogram`` the last bin is half-open too: a sample equal to
     ``upper`` is not counted."""
-    a = _shard(x, "histogram", _HISTOGRAM_TYPES)
     bins = int(bins)
     lower, upper = (float(v) for v in range)
+    if isinstance(comm, NcclCommunicator):
+        return _gpu_counts(comm, x, "histogram", _HISTOGRAM_TYPES, bins, lambda dt, ins, ns, cs, st: _ncall(
+            _nccl_library().sk_nccl_histogram_even, comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, bins, lower, upper,
+            st))
+    a = _shard(x, "histogram", _HISTOGRAM_TYPES)
     counts = np.zeros(max(bins, 0), np.uint64)
     _call(_library().sk_dist_histogram_even, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size,
           _ptr(counts), bins, lower, upper)
@@ -219,8 +411,11 @@ def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
 def bincount(comm, x, length):
     """The global counts (int64, on every rank) of the keys 0, 1, ..., ``length - 1``; other
     keys are not counted (the global maximum is not looked for: pass the length)."""
-    a = _shard(x, "bincount", _BINCOUNT_TYPES)
     length = int(length)
+    if isinstance(comm, NcclCommunicator):
+        return _gpu_counts(comm, x, "bincount", _BINCOUNT_TYPES, length, lambda dt, ins, ns, cs, st: _ncall(
+            _nccl_library().sk_nccl_bincount, comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, length, st))
+    a = _shard(x, "bincount", _BINCOUNT_TYPES)
     counts = np.zeros(max(length, 0), np.uint64)
     _call(_library().sk_dist_bincount, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, _ptr(counts),
           length)
@@ -232,6 +427,8 @@ def sort(comm, x, *, descending=False):
     (``n // size`` items, one more on the first ``n % size`` ranks, n the global length) of the
     stably sorted global sequence, whatever the shards' lengths and the keys' distribution.
     Floats in IEEE total order (NaNs last, -0 before +0)."""
+    if isinstance(comm, NcclCommunicator):
+        return _gpu_sort(comm, x, descending)
     a = _shard(x, "sort", _NUMBER_TYPES)
     lib = _library()
     result, n = ctypes.c_void_p(), ctypes.c_int64(0)

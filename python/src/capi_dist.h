@@ -51,6 +51,30 @@ SK_API int sk_dist_sort(void* comm, int dtype, const void* keys, int64_t n, int 
 /* Copies a sort's result to dst (room for its items) and frees it; dst NULL only frees it. */
 SK_API void sk_dist_take(void* result, void* dst);
 
+/* ---- GPU ranks over NCCL, one process driving several GPUs (libscankit_dist_nccl_capi.so) ----
+ * comm: a handle from sk_nccl_all_devices; its ranks are the given GPUs, in order. Each call
+ * takes one shard per rank (device pointers as integers, in rank order) and each rank's caller
+ * stream: the call's work on a GPU starts after what is queued on that stream, and work queued
+ * there after the call starts after the call's outputs are written (no host wait for the
+ * outputs). Counts are uint64 in device memory. sk_nccl_last_error() holds the message. */
+SK_API const char* sk_nccl_last_error(void);
+SK_API int sk_nccl_all_devices(const int* devices, int count, void** comm);
+SK_API void sk_nccl_free(void* comm);
+SK_API int sk_nccl_size(void* comm);
+SK_API int sk_nccl_scan(void* comm, int dtype, int op, int exclusive, const void* init, const uintptr_t* in,
+                        const uintptr_t* out, const int64_t* n, const uintptr_t* streams, void* total);
+/* result: three int64 per rank (count, global offset of its first kept item, global count). */
+SK_API int sk_nccl_select_if(void* comm, int dtype, int pred, const void* threshold, const uintptr_t* in,
+                             const uintptr_t* out, const int64_t* n, const uintptr_t* streams, int64_t* result);
+SK_API int sk_nccl_histogram_even(void* comm, int dtype, const uintptr_t* samples, const int64_t* n,
+                                  const uintptr_t* counts, int64_t bins, double lower, double upper,
+                                  const uintptr_t* streams);
+SK_API int sk_nccl_bincount(void* comm, int dtype, const uintptr_t* keys, const int64_t* n, const uintptr_t* counts,
+                            int64_t bins, const uintptr_t* streams);
+/* out[r] has room for capacity[r] >= the rank's balanced share; sizes: the new counts. */
+SK_API int sk_nccl_sort(void* comm, int dtype, const uintptr_t* in, const int64_t* n, const uintptr_t* out,
+                        const int64_t* capacity, int descending, const uintptr_t* streams, int64_t* sizes);
+
 #ifdef __cplusplus
 }
 #endif
