@@ -84,7 +84,12 @@ def call(name, *args):
 
 
 def _raise(status):
-    message = lib.sk_last_error().decode("utf-8", "replace")
+    raise_status(status, lib.sk_last_error())
+
+
+def raise_status(status, message):
+    """Raises the Python exception of a failed call's status code (its message as bytes)."""
+    message = message.decode("utf-8", "replace")
     if status == EVALUE:
         raise ValueError(message)
     if status == ETYPE:

@@ -38,55 +38,103 @@ import numpy as np
 from . import _capi
 from ._core import host_scalar
 
-_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libscankit_dist_capi.so")
-_lib = None
+_here = os.path.dirname(os.path.abspath(__file__))
+_libraries = {}
+
+
+def _load(name, needs, protos, mode=ctypes.DEFAULT_MODE):
+    """The native library `name` next to this file, its prototypes set, loaded once."""
+    lib = _libraries.get(name)
+    if lib is None:
+        path = os.path.join(_here, name)
+        if not os.path.exists(path):
+            raise ImportError(f"scankit.dist needs {name}, which is built where CMake finds {needs}; "
+                              "this scankit was built without it")
+        lib = ctypes.CDLL(path, mode=mode)
+        for fn, (res, args) in protos.items():
+            f = getattr(lib, fn)
+            f.restype, f.argtypes = res, args
+        _libraries[name] = lib
+    return lib
+
+
+_i, _i64, _p, _d = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.c_double
+_pu, _pi64 = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int64)
 
 
 def _library():
-    global _lib
-    if _lib is None:
-        if not os.path.exists(_path):
-            raise ImportError(
-                "scankit.dist needs libscankit_dist_capi.so, which is built where CMake finds MPI "
-                "(Debian: libopenmpi-dev and openmpi-bin); this scankit was built without it")
-        # Global, so that MPI's own plugins find libmpi's symbols.
-        lib = ctypes.CDLL(_path, mode=ctypes.RTLD_GLOBAL)
-        i, i64, p, pi64, u64p = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p
-        protos = {
-            "sk_dist_last_error": (ctypes.c_char_p, []),
-            "sk_dist_world": (i, [ctypes.POINTER(p)]),
-            "sk_dist_adopt": (i, [ctypes.c_size_t, ctypes.POINTER(p)]),
-            "sk_dist_free": (None, [p]),
-            "sk_dist_rank": (i, [p]),
-            "sk_dist_size": (i, [p]),
-            "sk_dist_scan": (i, [p, i, i, i, p, p, p, i64, p]),
-            "sk_dist_select_if": (i, [p, i, i, p, i, p, p, i64, pi64]),
-            "sk_dist_histogram_even": (i, [p, i, p, i64, u64p, i64, ctypes.c_double, ctypes.c_double]),
-            "sk_dist_bincount": (i, [p, i, p, i64, u64p, i64]),
-            "sk_dist_sort": (i, [p, i, p, i64, i, ctypes.POINTER(p), pi64]),
-            "sk_dist_take": (None, [p, p]),
-        }
-        for name, (res, args) in protos.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        _lib = lib
-    return _lib
+    # Global, so that MPI's own plugins find libmpi's symbols.
+    return _load("libscankit_dist_capi.so", "MPI (Debian: libopenmpi-dev and openmpi-bin)", {
+        "sk_dist_last_error": (ctypes.c_char_p, []),
+        "sk_dist_world": (_i, [ctypes.POINTER(_p)]),
+        "sk_dist_adopt": (_i, [ctypes.c_size_t, ctypes.POINTER(_p)]),
+        "sk_dist_free": (None, [_p]),
+        "sk_dist_rank": (_i, [_p]),
+        "sk_dist_size": (_i, [_p]),
+        "sk_dist_scan": (_i, [_p, _i, _i, _i, _p, _p, _p, _i64, _p]),
+        "sk_dist_select_if": (_i, [_p, _i, _i, _p, _i, _p, _p, _i64, _pi64]),
+        "sk_dist_histogram_even": (_i, [_p, _i, _p, _i64, _p, _i64, _d, _d]),
+        "sk_dist_bincount": (_i, [_p, _i, _p, _i64, _p, _i64]),
+        "sk_dist_sort": (_i, [_p, _i, _p, _i64, _i, ctypes.POINTER(_p), _pi64]),
+        "sk_dist_take": (None, [_p, _p]),
+    }, ctypes.RTLD_GLOBAL)
+
+
+def _nccl_library():
+    return _load("libscankit_dist_nccl_capi.so", "CUDA and NCCL", {
+        "sk_nccl_last_error": (ctypes.c_char_p, []),
+        "sk_nccl_all_devices": (_i, [ctypes.POINTER(ctypes.c_int), _i, ctypes.POINTER(_p)]),
+        "sk_nccl_free": (None, [_p]),
+        "sk_nccl_size": (_i, [_p]),
+        "sk_nccl_scan": (_i, [_p, _i, _i, _i, _p, _pu, _pu, _pi64, _pu, _p]),
+        "sk_nccl_select_if": (_i, [_p, _i, _i, _p, _pu, _pu, _pi64, _pu, _pi64]),
+        "sk_nccl_histogram_even": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _d, _d, _pu]),
+        "sk_nccl_bincount": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _pu]),
+        "sk_nccl_sort": (_i, [_p, _i, _pu, _pi64, _pu, _pi64, _i, _pu, _pi64]),
+    })
 
 
 def _call(f, *args):
     status = f(*args)
     if status != _capi.OK:
-        message = _library().sk_dist_last_error().decode("utf-8", "replace")
-        if status == _capi.EVALUE:
-            raise ValueError(message)
-        if status == _capi.ETYPE:
-            raise TypeError(message)
-        if status == _capi.ENOMEM:
-            raise MemoryError(message)
-        raise RuntimeError(message)
+        _capi.raise_status(status, _library().sk_dist_last_error())
 
 
-class Communicator:
+def _ncall(f, *args):
+    status = f(*args)
+    if status != _capi.OK:
+        _capi.raise_status(status, _nccl_library().sk_nccl_last_error())
+
+
+class _Handle:
+    """A communicator of the native library: closed by close(), `with`, or when collected."""
+
+    _handle = None
+
+    def close(self):
+        if self._handle is not None and self._handle.value:
+            self._free(self._handle)
+        self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - nothing to report to at interpreter exit
+            pass
+
+    def _h(self):
+        if self._handle is None:
+            raise ValueError("scankit.dist: the communicator is closed")
+        return self._handle
+
+
+class Communicator(_Handle):
     """The MPI processes that hold the shards of a distributed array.
 
     ``Communicator()`` is MPI_COMM_WORLD (MPI is initialised here if nothing has initialised
@@ -112,78 +160,15 @@ class Communicator:
         self.rank = lib.sk_dist_rank(handle)
         self.size = lib.sk_dist_size(handle)
 
-    def close(self):
+    def _free(self, handle):
         """Frees the duplicate communicator (collective, as MPI_Comm_free)."""
-        if self._handle is not None and self._handle.value:
-            _library().sk_dist_free(self._handle)
-        self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - nothing to report to at interpreter exit
-            pass
-
-    def _h(self):
-        if self._handle is None:
-            raise ValueError("scankit.dist: the communicator is closed")
-        return self._handle
+        _library().sk_dist_free(handle)
 
     def __repr__(self):
         return f"scankit.dist.Communicator(rank={self.rank}, size={self.size})"
 
 
-_nccl_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libscankit_dist_nccl_capi.so")
-_nccl_lib = None
-
-
-def _nccl_library():
-    global _nccl_lib
-    if _nccl_lib is None:
-        if not os.path.exists(_nccl_path):
-            raise ImportError("scankit.dist on GPUs needs libscankit_dist_nccl_capi.so, which is built where CMake "
-                              "finds CUDA and NCCL; this scankit was built without it")
-        lib = ctypes.CDLL(_nccl_path)
-        i, i64, p, d = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.c_double
-        pu, pi64 = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int64)
-        protos = {
-            "sk_nccl_last_error": (ctypes.c_char_p, []),
-            "sk_nccl_all_devices": (i, [ctypes.POINTER(ctypes.c_int), i, ctypes.POINTER(p)]),
-            "sk_nccl_free": (None, [p]),
-            "sk_nccl_size": (i, [p]),
-            "sk_nccl_scan": (i, [p, i, i, i, p, pu, pu, pi64, pu, p]),
-            "sk_nccl_select_if": (i, [p, i, i, p, pu, pu, pi64, pu, pi64]),
-            "sk_nccl_histogram_even": (i, [p, i, pu, pi64, pu, i64, d, d, pu]),
-            "sk_nccl_bincount": (i, [p, i, pu, pi64, pu, i64, pu]),
-            "sk_nccl_sort": (i, [p, i, pu, pi64, pu, pi64, i, pu, pi64]),
-        }
-        for name, (res, args) in protos.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        _nccl_lib = lib
-    return _nccl_lib
-
-
-def _ncall(f, *args):
-    status = f(*args)
-    if status != _capi.OK:
-        message = _nccl_library().sk_nccl_last_error().decode("utf-8", "replace")
-        if status == _capi.EVALUE:
-            raise ValueError(message)
-        if status == _capi.ETYPE:
-            raise TypeError(message)
-        if status == _capi.ENOMEM:
-            raise MemoryError(message)
-        raise RuntimeError(message)
-
-
-class NcclCommunicator:
+class NcclCommunicator(_Handle):
     """GPU ranks over NCCL, all driven by this process: ``devices`` (every visible GPU when
     None) are ranks 0, 1, ... in that order (ncclCommInitAll). Calls take and return one array
     per GPU."""
@@ -200,27 +185,8 @@ class NcclCommunicator:
         self.devices = devices
         self.size = lib.sk_nccl_size(handle)
 
-    def close(self):
-        if self._handle is not None and self._handle.value:
-            _nccl_library().sk_nccl_free(self._handle)
-        self._handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - nothing to report to at interpreter exit
-            pass
-
-    def _h(self):
-        if self._handle is None:
-            raise ValueError("scankit.dist: the communicator is closed")
-        return self._handle
+    def _free(self, handle):
+        _nccl_library().sk_nccl_free(handle)
 
     def __repr__(self):
         return f"scankit.dist.NcclCommunicator(devices={self.devices})"

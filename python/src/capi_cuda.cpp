@@ -357,13 +357,7 @@ void select_if(int device, int dtype, int pred, const void* threshold, bool remo
         sc::select_if(static_cast<const T*>(in), static_cast<T*>(out), n, p, count, ws,
                       static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
     };
-    if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
-    if (!threshold)
-      throw scankit::invalid_argument("select: a threshold predicate needs a threshold");
-    if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    if (pred == SK_PRED_GREATER)
-      return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
-    throw scankit::invalid_argument("select: unknown predicate code " + std::to_string(pred));
+    visit_pred<T>(pred, threshold, "select", go);
   });
 }
 
@@ -379,13 +373,7 @@ void partition(int device, int dtype, int pred, const void* threshold, bool stab
       sc::partition(static_cast<const T*>(in), static_cast<T*>(out), n, p, order, count, ws,
                     static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
     };
-    if (pred == SK_PRED_NONZERO) return go(scankit::is_nonzero<T>{});
-    if (!threshold)
-      throw scankit::invalid_argument("partition: a threshold predicate needs a threshold");
-    if (pred == SK_PRED_LESS) return go(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    if (pred == SK_PRED_GREATER)
-      return go(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
-    throw scankit::invalid_argument("partition: unknown predicate code " + std::to_string(pred));
+    visit_pred<T>(pred, threshold, "partition", go);
   });
 }
 

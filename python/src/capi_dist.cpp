@@ -22,16 +22,9 @@ namespace sd = scankit::dist;
 
 thread_local std::string last_error;
 
-/// guarded(), with a call that the ranks did not agree on reported as a bad argument.
 template <class F>
 int guarded(F&& f) noexcept {
-  return scankit::capi::guarded(last_error, [&] {
-    try {
-      f();
-    } catch (const sd::mismatch_error& e) {
-      throw scankit::invalid_argument(e.what());
-    }
-  });
+  return guarded_collective(last_error, std::forward<F>(f));
 }
 
 sd::mpi_communicator& comm_of(void* handle, const char* where) {
@@ -60,21 +53,6 @@ void ensure_mpi() {
   std::atexit([] {
     if (!mpi_finalized()) MPI_Finalize();
   });
-}
-
-template <class T, class F>
-void with_pred(int pred, const void* threshold, F&& f) {
-  switch (pred) {
-    case SK_PRED_NONZERO:
-      return f(scankit::is_nonzero<T>{});
-    case SK_PRED_LESS:
-      check_out(threshold, "the threshold", "sk_dist_select_if");
-      return f(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    case SK_PRED_GREATER:
-      check_out(threshold, "the threshold", "sk_dist_select_if");
-      return f(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
-  }
-  throw scankit::invalid_argument("unknown predicate code " + std::to_string(pred));
 }
 
 /// A sort's result, held until sk_dist_take copies it out.
@@ -164,7 +142,7 @@ int sk_dist_select_if(void* comm, int dtype, int pred, const void* threshold, in
     check_out(result, "the result", "sk_dist_select_if");
     visit_types<all_number_types>(dtype, "scankit.dist.select", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      with_pred<T>(pred, threshold, [&](auto p) {
+      visit_pred<T>(pred, threshold, "sk_dist_select_if", [&](auto p) {
         const auto r = sd::detail::mpi::select(c, static_cast<const T*>(in), n, static_cast<T*>(out), n, p,
                                                remove == 0);
         result[0] = r.count;

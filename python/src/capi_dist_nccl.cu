@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi_dist.h"
@@ -23,13 +24,7 @@ thread_local std::string last_error;
 
 template <class F>
 int guarded(F&& f) noexcept {
-  return scankit::capi::guarded(last_error, [&] {
-    try {
-      f();
-    } catch (const sd::mismatch_error& e) {
-      throw scankit::invalid_argument(e.what());
-    }
-  });
+  return guarded_collective(last_error, std::forward<F>(f));
 }
 
 sd::nccl_communicator& comm_of(void* handle, const char* where) {
@@ -75,21 +70,6 @@ std::vector<sd::device_shard<T>> shards_of(sd::nccl_communicator& c, const std::
   for (int i = 0; i < c.local_count(); ++i)
     s.push_back({reinterpret_cast<T*>(p[i]), n[i]});
   return s;
-}
-
-template <class T, class F>
-void with_pred(int pred, const void* threshold, F&& f) {
-  switch (pred) {
-    case SK_PRED_NONZERO:
-      return f(scankit::is_nonzero<T>{});
-    case SK_PRED_LESS:
-      check_out(threshold, "the threshold", "sk_nccl_select_if");
-      return f(scankit::less_than<T>{*static_cast<const T*>(threshold)});
-    case SK_PRED_GREATER:
-      check_out(threshold, "the threshold", "sk_nccl_select_if");
-      return f(scankit::greater_than<T>{*static_cast<const T*>(threshold)});
-  }
-  throw scankit::invalid_argument("unknown predicate code " + std::to_string(pred));
 }
 
 inline constexpr unsigned compact_types = mask_of({SK_I32, SK_I64, SK_U32, SK_U64, SK_F32, SK_F64});
@@ -157,7 +137,7 @@ int sk_nccl_select_if(void* comm, int dtype, int pred, const void* threshold, co
     check_out(result, "the result", where);
     visit_types<compact_types>(dtype, "scankit.dist.select", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      with_pred<T>(pred, threshold, [&](auto p) {
+      visit_pred<T>(pred, threshold, "sk_nccl_select_if", [&](auto p) {
         const auto i = shards_of<const T>(c, in, n, "the inputs", where);
         const auto o = shards_of<T>(c, out, n, "the outputs", where);
         stream_ordered(c, streams, where, [&] {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "capi.h"
+#include "scankit/dist/error.hpp"
 #include "scankit/error.hpp"
 
 namespace scankit::capi {
@@ -49,6 +50,19 @@ int guarded(std::string& last_error, F&& f) noexcept {
     last_error = "unknown error";
     return SK_EOTHER;
   }
+}
+
+/// guarded() for the collective calls (capi_dist.h): a call the ranks did not agree on is a bad
+/// argument (SK_EVALUE), on every rank.
+template <class F>
+int guarded_collective(std::string& last_error, F&& f) noexcept {
+  return guarded(last_error, [&] {
+    try {
+      f();
+    } catch (const scankit::dist::mismatch_error& e) {
+      throw scankit::invalid_argument(e.what());
+    }
+  });
 }
 
 }  // namespace scankit::capi

@@ -12,6 +12,7 @@
 #include "capi_guard.hpp"
 #include "scankit/error.hpp"
 #include "scankit/ops.hpp"
+#include "scankit/predicates.hpp"
 
 namespace scankit::capi {
 
@@ -191,6 +192,20 @@ decltype(auto) visit_op(int op, F&& f) {
       }
   }
   throw scankit::invalid_argument("unknown scan operator code " + std::to_string(op));
+}
+
+/// Calls f(p) with the scankit predicate over T of an SK_PRED_* code: x != 0, x < *threshold or
+/// x > *threshold; `what` names the call in errors.
+template <class T, class F>
+void visit_pred(int pred, const void* threshold, const char* what, F&& f) {
+  if (pred == SK_PRED_NONZERO) return f(scankit::is_nonzero<T>{});
+  if (pred != SK_PRED_LESS && pred != SK_PRED_GREATER)
+    throw scankit::invalid_argument(std::string(what) + ": unknown predicate code " + std::to_string(pred));
+  if (threshold == nullptr)
+    throw scankit::invalid_argument(std::string(what) + ": a threshold predicate needs a threshold");
+  const T t = *static_cast<const T*>(threshold);
+  if (pred == SK_PRED_LESS) return f(scankit::less_than<T>{t});
+  return f(scankit::greater_than<T>{t});
 }
 
 /// Calls f(std::type_identity<V>{}) with an opaque item type of `bytes` bytes.

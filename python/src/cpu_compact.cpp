@@ -25,21 +25,6 @@ cpu::compact_config config_of(const std::string& algorithm) {
   return cfg;
 }
 
-template <class T, class F>
-void with_pred(int pred, const void* threshold, F&& f) {
-  switch (pred) {
-    case SK_PRED_NONZERO:
-      return f(sk::is_nonzero<T>{});
-    case SK_PRED_LESS:
-      if (!threshold) throw sk::invalid_argument("a less-than predicate needs a threshold");
-      return f(sk::less_than<T>{*static_cast<const T*>(threshold)});
-    case SK_PRED_GREATER:
-      if (!threshold) throw sk::invalid_argument("a greater-than predicate needs a threshold");
-      return f(sk::greater_than<T>{*static_cast<const T*>(threshold)});
-  }
-  throw sk::invalid_argument("unknown predicate code " + std::to_string(pred));
-}
-
 }  // namespace
 
 std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out,
@@ -60,7 +45,7 @@ std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, 
   std::int64_t count = 0;
   visit_number(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    with_pred<T>(pred, threshold, [&](auto p) {
+    visit_pred<T>(pred, threshold, "select", [&](auto p) {
       count = remove ? cpu::remove_if(static_cast<const T*>(in), static_cast<T*>(out), n, p, cfg)
                      : cpu::select_if(static_cast<const T*>(in), static_cast<T*>(out), n, p, cfg);
     });
@@ -76,7 +61,7 @@ std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, 
   std::int64_t count = 0;
   visit_number(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    with_pred<T>(pred, threshold, [&](auto p) {
+    visit_pred<T>(pred, threshold, "partition", [&](auto p) {
       count = cpu::partition(static_cast<const T*>(in), static_cast<T*>(out), n, p, order, cfg);
     });
   });
