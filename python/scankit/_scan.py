@@ -77,14 +77,12 @@ def scan(x, op="sum", axis=None, *, exclusive=False, initial=None, dtype=None, a
     name = _OPS.get(op) if isinstance(op, str) else None
     if name is None:
         raise ValueError(f"scan: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
-    if dtype is None and out is None and initial is None and algorithm is None:
-        if axis is None or (type(axis) is int and -1 <= axis <= 0):
-            r = _gpu_flat(x, name, exclusive)
-            if r is not None:
-                return r
-    a = wrap(x)
-    if dtype is None and out is None and initial is None and algorithm is None and _flat_ok(a, name, axis):
-        return _scan_flat(a, name, exclusive)
+    return _named(name, x, axis, dtype, exclusive, initial, algorithm, out)
+
+
+def _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out):
+    """scan() of anything the plain 1-D paths do not take: other axes and shapes, conversions,
+    a carry-in, a named algorithm, an output array."""
     ops = a.ops
     compute, result = _types(a.dtype, name, dtype_name(dtype))
     if name in ("and", "or", "xor") and compute.startswith("float"):
@@ -214,16 +212,17 @@ def _gpu_flat_entry(x, dev, s):
 
 
 def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
-    """cumsum and its siblings: the plain 1-D scan straight away, anything else through scan()."""
-    if dtype is None and out is None and initial is None and algorithm is None:
-        if axis is None or (type(axis) is int and -1 <= axis <= 0):
-            r = _gpu_flat(x, name, exclusive)
-            if r is not None:
-                return r
-        a = wrap(x)
-        if _flat_ok(a, name, axis):
-            return _scan_flat(a, name, exclusive)
-    return scan(x, name, axis, exclusive=exclusive, initial=initial, dtype=dtype, algorithm=algorithm, out=out)
+    """scan() with its operator's name resolved (cumsum and its siblings call it directly): the
+    plain 1-D scans straight away, anything else through _scan_general."""
+    plain = dtype is None and out is None and initial is None and algorithm is None
+    if plain and (axis is None or (type(axis) is int and -1 <= axis <= 0)):
+        r = _gpu_flat(x, name, exclusive)
+        if r is not None:
+            return r
+    a = wrap(x)
+    if plain and _flat_ok(a, name, axis):
+        return _scan_flat(a, name, exclusive)
+    return _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out)
 
 
 def _fits(out, a, shape, dtype):
