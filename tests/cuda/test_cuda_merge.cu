@@ -4,7 +4,9 @@
 // keys cross the runs and values (input positions) show stability; every key type, both
 // orders, bit ranges and floats with -0, +0, infinities and NaNs of both signs; many runs
 // merged in rounds against a stable sort of their concatenation (the same sequence), with
-// empty runs, keys only and values of 4, 8 and 16 bytes; more than 2^31 items.
+// empty runs, keys only and values of 4, 8 and 16 bytes; outputs split into a window and a
+// side buffer (the distributed sort's last pass), the window empty, a prefix, a suffix, inside
+// or everything; more than 2^31 items.
 //
 //   SCANKIT_TEST_QUICK=1  small sizes, no large-size test: for compute-sanitizer runs.
 //   SCANKIT_TEST_SEED=N   replays a run.
@@ -82,12 +84,18 @@ K random_key(splitmix64& g, std::uint64_t distinct) {
   }
 }
 
+/// Positions [begin, end) of the output through a split_output's window (begin < 0: a plain
+/// output pointer).
+struct window {
+  std::int64_t begin = -1, end = -1;
+};
+
 /// Merges runs of the given lengths (each sorted; keys from `distinct` values) on the GPU and
 /// compares keys (bit for bit) and values with the reference: std::merge for two runs, a
 /// stable sort of the concatenation for any number.
 template <class K, class V>
 ::testing::AssertionResult check_merge(const std::vector<std::int64_t>& lengths, std::uint64_t distinct, const sort_options& opts,
-                                       bool with_values) {
+                                       bool with_values, window w = {}) {
   const auto [begin, end] = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, "test");
   const scankit::detail::sort_key_less<K> less{begin, end, opts.descending};
   splitmix64 g;
@@ -117,7 +125,7 @@ template <class K, class V>
 
   std::vector<V> values(keys.size());
   for (std::int64_t i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = value_of<V>(i);
-  device_buffer kin, vin, kalt, valt, kout, vout, off, splits;
+  device_buffer kin, vin, kalt, valt, kout, vout, off, splits, kwin, vwin;
   K* dk = to_device(kin, keys);
   V* dv = with_values ? to_device(vin, values) : nullptr;
   const std::int64_t* doff = to_device(off, offsets);
@@ -128,21 +136,43 @@ template <class K, class V>
   vout.reserve(values.size() * sizeof(V));
   splits.reserve(static_cast<std::size_t>(mp::merge_split_count(n)) * sizeof(std::int64_t));
   ck(cudaMemset(kout.p, 0xA5, kout.bytes), "cudaMemset");
-  if (with_values)
+  const bool split = w.begin >= 0;
+  const std::int64_t wn = split ? w.end - w.begin : 0;
+  kwin.reserve(static_cast<std::size_t>(wn) * sizeof(K));
+  vwin.reserve(static_cast<std::size_t>(wn) * sizeof(V));
+  if (split) {
+    // Window to kwin/vwin, the rest (and the passes' scratch) to kout/vout.
+    const mp::split_output<K> ko{kwin.as<K>(), kout.as<K>(), w.begin, w.end};
+    const mp::split_output<V> vo{vwin.as<V>(), vout.as<V>(), w.begin, w.end};
+    if (with_values)
+      mp::merge_runs(dk, dv, alt ? kalt.as<K>() : nullptr, alt ? valt.as<V>() : nullptr, ko, vo, n, doff, runs, less,
+                     splits.as<std::int64_t>(), nullptr);
+    else
+      mp::merge_runs<K, void>(dk, nullptr, alt ? kalt.as<K>() : nullptr, nullptr, ko, nullptr, n, doff, runs, less,
+                              splits.as<std::int64_t>(), nullptr);
+  } else if (with_values) {
     mp::merge_runs(dk, dv, alt ? kalt.as<K>() : nullptr, alt ? valt.as<V>() : nullptr, kout.as<K>(), vout.as<V>(), n, doff,
                    runs, less, splits.as<std::int64_t>(), nullptr);
-  else
+  } else {
     mp::merge_runs<K, void>(dk, nullptr, alt ? kalt.as<K>() : nullptr, nullptr, kout.as<K>(), nullptr, n, doff, runs, less,
                             splits.as<std::int64_t>(), nullptr);
+  }
   ck(cudaDeviceSynchronize(), "merge_runs");
-  const auto got_k = to_host<K>(kout, keys.size());
+  // The whole output: the window's positions from the window's buffer.
+  auto gather = [&]<class T>(const device_buffer& out, const device_buffer& win) {
+    auto all = to_host<T>(out, keys.size());
+    const auto part = to_host<T>(win, static_cast<std::size_t>(wn));
+    std::copy(part.begin(), part.end(), all.begin() + (split ? w.begin : 0));
+    return all;
+  };
+  const auto got_k = gather.template operator()<K>(kout, kwin);
   for (std::int64_t i = 0; i < n; ++i) {
     const K want = keys[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
     if (std::memcmp(&want, &got_k[static_cast<std::size_t>(i)], sizeof(K)) != 0)
       return ::testing::AssertionFailure() << "key " << i << " of " << n << " differs";
   }
   if (with_values) {
-    const auto got_v = to_host<V>(vout, values.size());
+    const auto got_v = gather.template operator()<V>(vout, vwin);
     for (std::int64_t i = 0; i < n; ++i)
       if (!(got_v[static_cast<std::size_t>(i)] == value_of<V>(order[static_cast<std::size_t>(i)])))
         return ::testing::AssertionFailure() << "value " << i << " of " << n << " differs (stability or a lost value)";
@@ -207,6 +237,25 @@ TEST(CudaMerge, ManyRunsInRounds) {
       EXPECT_TRUE((check_merge<float, std::int64_t>(lengths, 6, {.descending = true}, true)));
       EXPECT_TRUE((check_merge<double, value16>(lengths, 0, {}, true)));
       EXPECT_TRUE((check_merge<std::uint16_t, std::uint32_t>(lengths, 10, {}, false)));
+    }
+  }
+}
+
+TEST(CudaMerge, SplitOutputWindows) {
+  SKIP_WITHOUT_GPU();
+  splitmix64 g;
+  for (std::int64_t runs : {1, 2, 3, 4, 5, 8, 9}) {
+    std::vector<std::int64_t> lengths;
+    for (std::int64_t r = 0; r < runs; ++r) lengths.push_back(static_cast<std::int64_t>(g() % (3 * tile)) + (r == 1 ? tile : 0));
+    const std::int64_t n = std::accumulate(lengths.begin(), lengths.end(), std::int64_t{0});
+    const std::int64_t mid = n / 3 + 1;
+    for (const window w : {window{0, n}, window{0, 0}, window{n, n}, window{0, mid}, window{mid, n}, window{mid, 2 * mid + 5},
+                           window{tile - 1, tile + 1}}) {
+      if (w.end > n) continue;  // a window past a short output
+      SCOPED_TRACE(::testing::Message() << "runs " << runs << " n " << n << " window [" << w.begin << ", " << w.end << ")");
+      EXPECT_TRUE((check_merge<std::uint32_t, std::uint32_t>(lengths, 7, {}, true, w)));
+      EXPECT_TRUE((check_merge<double, value16>(lengths, 0, {.descending = true}, true, w)));
+      EXPECT_TRUE((check_merge<std::int64_t, std::uint32_t>(lengths, 5, {}, false, w)));
     }
   }
 }

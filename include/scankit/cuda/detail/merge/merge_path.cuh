@@ -20,6 +20,10 @@
 // Stable: among equal keys (keys `less` does not order) A's items come first, and each run's
 // items keep their order. Positions are 64-bit everywhere but inside a tile.
 //
+// Outputs: a plain pointer, or a split_output that sends one window of positions to one buffer
+// and the rest to another (the distributed sort writes the part of its merge that a rank keeps
+// straight into that rank's output, and only the rest into scratch for its neighbours).
+//
 // Runs: the input holds `runs` sorted runs back to back, run r at [offsets[r], offsets[r + 1])
 // (offsets in device memory). The pass of width w merges, for every group g, the runs
 // [2gw, 2gw + w) (A, one sorted run after the passes before) with the runs [2gw + w, 2gw + 2w)
@@ -31,6 +35,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -43,6 +48,47 @@ inline constexpr int merge_threads = 128;
 // Odd, so that the threads' serial writes at stride `merge_items` fall in different banks.
 inline constexpr int merge_items = 15;
 inline constexpr int merge_tile = merge_threads * merge_items;
+
+/// An output whose positions [begin, end) go to window[0, end - begin) and every other position
+/// x to side[x]; side is also the scratch of merge_runs' passes before the last one.
+template <class T>
+struct split_output {
+  T* window = nullptr;
+  T* side = nullptr;
+  std::int64_t begin = 0, end = 0;
+
+  __device__ T& operator[](std::int64_t x) const { return x >= begin && x < end ? window[x - begin] : side[x]; }
+};
+
+/// Where positions [lo, hi) of an output go when they all go to one buffer: position x to
+/// base[x - shift]; base is null when the range straddles a split output's window edge.
+template <class T>
+struct output_range {
+  T* base;
+  std::int64_t shift;
+};
+template <class T>
+__device__ output_range<T> resolve(T* out, std::int64_t, std::int64_t) {
+  return {out, 0};
+}
+template <class T>
+__device__ output_range<T> resolve(const split_output<T>& out, std::int64_t lo, std::int64_t hi) {
+  if (lo >= out.begin && hi <= out.end) return {out.window, out.begin};
+  if (hi <= out.begin || lo >= out.end) return {out.side, 0};
+  return {nullptr, 0};
+}
+
+/// The buffer that merge_runs' passes before the last write into: the output itself, or a split
+/// output's side buffer.
+template <class T>
+T* pass_scratch(T* out) {
+  return out;
+}
+template <class T>
+T* pass_scratch(const split_output<T>& out) {
+  return out.side;
+}
+inline std::nullptr_t pass_scratch(std::nullptr_t) { return nullptr; }
 
 /// The groups of one pass: group g merges runs [2gw, 2gw + w) with [2gw + w, 2gw + 2w).
 struct run_groups {
@@ -100,9 +146,9 @@ __global__ void merge_partition_kernel(const K* keys, run_groups groups, std::in
   splits[k] = merge_path_split(keys + s, m - s, keys + m, e - m, x - s, less);
 }
 
-template <class K, class V, class Less>
+template <class K, class V, class KOut, class VOut, class Less>
 __global__ void __launch_bounds__(merge_threads)
-    merge_tiles_kernel(const K* keys_in, const V* values_in, K* keys_out, V* values_out, run_groups groups, std::int64_t n,
+    merge_tiles_kernel(const K* keys_in, const V* values_in, KOut keys_out, VOut values_out, run_groups groups, std::int64_t n,
                        const std::int64_t* splits, Less less) {
   __shared__ K staged[merge_tile];
   __shared__ int source[merge_tile];
@@ -144,16 +190,34 @@ __global__ void __launch_bounds__(merge_threads)
     __syncthreads();
 
     // ---- phase 4: store the keys, gather the values --------------------------------------------
-    K* out_keys = keys_out + s + d0;
+    // Through one base pointer where the tile's part lies on one side of a split output's
+    // window edge (every tile but at most two), per item where it straddles the edge.
+    const auto kr = resolve(keys_out, s + d0, s + d1);
+    if (kr.base != nullptr) {
+      K* out = kr.base + (s + d0 - kr.shift);
 #pragma unroll
-    for (int j = 0; j < merge_items; ++j) {
-      const int i = t + j * merge_threads;
-      if (i >= count) break;
-      const int from = source[i];
-      out_keys[i] = staged[from];
-      if constexpr (!std::is_void_v<V>) {
-        const std::int64_t at = from < na ? s + a0 + from : m + b0 + (from - na);
-        values_out[s + d0 + i] = values_in[at];
+      for (int j = 0; j < merge_items; ++j) {
+        const int i = t + j * merge_threads;
+        if (i < count) out[i] = staged[source[i]];
+      }
+    } else {
+      for (int i = t; i < count; i += merge_threads) keys_out[s + d0 + i] = staged[source[i]];
+    }
+    if constexpr (!std::is_void_v<V>) {
+      const auto vr = resolve(values_out, s + d0, s + d1);
+      auto gather = [&](int i) {
+        const int from = source[i];
+        return values_in[from < na ? s + a0 + from : m + b0 + (from - na)];
+      };
+      if (vr.base != nullptr) {
+        V* out = vr.base + (s + d0 - vr.shift);
+#pragma unroll
+        for (int j = 0; j < merge_items; ++j) {
+          const int i = t + j * merge_threads;
+          if (i < count) out[i] = gather(i);
+        }
+      } else {
+        for (int i = t; i < count; i += merge_threads) values_out[s + d0 + i] = gather(i);
       }
     }
     __syncthreads();  // the next group's part reuses the shared arrays
@@ -179,10 +243,11 @@ inline int merge_passes(std::int64_t runs) {
 /// between the output and the input, with an even number between the output and the alternate.
 inline bool merge_needs_alternate(std::int64_t runs) { return merge_passes(runs) % 2 == 0; }
 
-/// One pass of width `width` over n items (stream-ordered). V = void: keys only. d_splits:
-/// merge_split_count(n) positions of scratch. The output must not overlap the input.
-template <class K, class V, class Less>
-void merge_pass(const K* keys_in, const V* values_in, K* keys_out, V* values_out, std::int64_t n,
+/// One pass of width `width` over n items (stream-ordered). V = void: keys only. The outputs:
+/// pointers or split_outputs. d_splits: merge_split_count(n) positions of scratch. The output
+/// must not overlap the input.
+template <class K, class V, class Less, class KOut, class VOut>
+void merge_pass(const K* keys_in, const V* values_in, KOut keys_out, VOut values_out, std::int64_t n,
                 const std::int64_t* d_run_offsets, std::int64_t runs, std::int64_t width, const Less& less,
                 std::int64_t* d_splits, cudaStream_t stream) {
   if (n <= 0) return;
@@ -192,7 +257,7 @@ void merge_pass(const K* keys_in, const V* values_in, K* keys_out, V* values_out
   merge_partition_kernel<<<static_cast<unsigned>(ceil_div(tiles + 1, 256)), 256, 0, stream>>>(keys_in, groups, n, tiles, less,
                                                                                               d_splits);
   SCANKIT_LAUNCH_CHECK("merge_partition_kernel");
-  merge_tiles_kernel<K, V, Less><<<static_cast<unsigned>(tiles), merge_threads, 0, stream>>>(keys_in, values_in, keys_out,
+  merge_tiles_kernel<K, V, KOut, VOut, Less><<<static_cast<unsigned>(tiles), merge_threads, 0, stream>>>(keys_in, values_in, keys_out,
                                                                                             values_out, groups, n, d_splits, less);
   SCANKIT_LAUNCH_CHECK("merge_tiles_kernel");
 }
@@ -200,28 +265,33 @@ void merge_pass(const K* keys_in, const V* values_in, K* keys_out, V* values_out
 /// Merges `runs` sorted runs of keys (and values; V = void: none), back to back at
 /// d_run_offsets, into keys_out / values_out, stably in run order: merge_passes(runs) passes.
 /// keys / values are overwritten from the second pass on; alt_keys / alt_values (n items each)
-/// are used only when merge_needs_alternate(runs) and may be null otherwise. No two of the three
-/// buffers may overlap. d_splits: merge_split_count(n) positions.
-template <class K, class V, class Less>
-void merge_runs(K* keys, V* values, K* alt_keys, V* alt_values, K* keys_out, V* values_out, std::int64_t n,
+/// are used only when merge_needs_alternate(runs) and may be null otherwise. The outputs are
+/// pointers or split_outputs (whose side buffers then hold n items: the passes before the last
+/// use them as scratch). No two of the three buffers may overlap. d_splits:
+/// merge_split_count(n) positions.
+template <class K, class V, class Less, class KOut, class VOut>
+void merge_runs(K* keys, V* values, K* alt_keys, V* alt_values, KOut keys_out, VOut values_out, std::int64_t n,
                 const std::int64_t* d_run_offsets, std::int64_t runs, const Less& less, std::int64_t* d_splits,
                 cudaStream_t stream) {
   const int passes = merge_passes(runs);
-  // The last pass writes the output; the ones before alternate, backwards, with the buffer
-  // that is not the first pass's source when the count is even.
+  // The last pass writes the output; the ones before alternate, backwards, between the output's
+  // scratch and the buffer that is not the first pass's source when the count is even.
+  K* scratch_keys = pass_scratch(keys_out);
+  V* scratch_values = pass_scratch(values_out);
   K* other_keys = passes % 2 == 0 ? alt_keys : keys;
   V* other_values = passes % 2 == 0 ? alt_values : values;
   const K* src_keys = keys;
   const V* src_values = values;
   std::int64_t width = 1;
-  for (int pass = 0; pass < passes; ++pass, width *= 2) {
-    const bool to_output = (passes - 1 - pass) % 2 == 0;
-    K* dst_keys = to_output ? keys_out : other_keys;
-    V* dst_values = to_output ? values_out : other_values;
+  for (int pass = 0; pass + 1 < passes; ++pass, width *= 2) {
+    const bool to_scratch = (passes - 1 - pass) % 2 == 0;
+    K* dst_keys = to_scratch ? scratch_keys : other_keys;
+    V* dst_values = to_scratch ? scratch_values : other_values;
     merge_pass(src_keys, src_values, dst_keys, dst_values, n, d_run_offsets, runs, width, less, d_splits, stream);
     src_keys = dst_keys;
     src_values = dst_values;
   }
+  merge_pass(src_keys, src_values, keys_out, values_out, n, d_run_offsets, runs, width, less, d_splits, stream);
 }
 
 }  // namespace scankit::cuda::detail::merge

@@ -12,9 +12,12 @@
 //            sorted, so merge-path passes (cuda/detail/merge/merge_path.cuh) that merge
 //            neighbouring runs, earlier runs first among equal keys, give the stable sort of the
 //            bucket (equal keys in rank order, the global input order): ceil(log2 p) passes of
-//            one read and one write, the last into the output when the ranges are already
-//            balanced. sort_config::merge_received = false: a full local sort instead.
-//   phase 7  balance: grouped ncclSend/ncclRecv of the difference to the balanced layout
+//            one read and one write. The last pass writes the part of the bucket that belongs
+//            to this rank's balanced share straight into the output, at its place there, and
+//            only the rest into scratch. sort_config::merge_received = false: a full local sort
+//            into scratch instead (into the output when the buckets are the balanced shares).
+//   phase 7  balance: grouped ncclSend/ncclRecv of the difference to the balanced layout (after
+//            the merge, only the items that leave the rank: no local copy)
 //
 // The keys cross the interconnect once in phase 5; phase 7 moves only the splitters' error
 // (about n/S + p items per boundary, none when every shard has at most S items).
@@ -201,15 +204,18 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
 
   // ---- phase 6: merge of the received pieces ---------------------------------------------------------
   c.mark_phase(cfg.merge_received ? "merge" : "received sort");
-  // Into the output when the buckets are the balanced shares; else into the sorted shard's
-  // scratch (free again), from which phase 7 moves them. The p pieces lie back to back in
-  // source-rank order, each sorted: merged stably in that order (ceil(log2 p) merge-path passes,
-  // ping-ponging through the samples' scratch), they are the stable sort of the bucket. With
-  // merge_received off, a full local sort instead.
+  // The p pieces lie back to back in source-rank order, each sorted: merged stably in that order
+  // (ceil(log2 p) merge-path passes, ping-ponging through the samples' scratch), they are the
+  // stable sort of the bucket. The bucket holds global positions [B, B + b), the balanced share
+  // [T, T + t): the merge's last pass writes the positions both hold straight into the output
+  // and the others into the sorted shard's scratch (free again), which phase 7 sends on, so
+  // the part a rank keeps is written once. With merge_received off, a full local sort into the
+  // output when the buckets are the balanced shares, else into that scratch.
+  const auto bucket_at = exclusive_offsets(bucket), target_at = exclusive_offsets(target);
   std::vector<const void*> sorted_keys(static_cast<std::size_t>(L)), sorted_values(static_cast<std::size_t>(L));
   for_each_local(c, [&](nccl_local_rank& l, int i) {
-    const auto b = bucket[static_cast<std::size_t>(l.rank)];
-    K* kd = balanced ? at(keys_out, i).data : l.buffer<K>(slot_a, b, where);
+    const auto r = static_cast<std::size_t>(l.rank);
+    const auto b = bucket[r];
     if (cfg.merge_received) {
       namespace mp = scankit::cuda::detail::merge;
       auto* runs = l.buffer<std::int64_t>(slot_f, p + 1, where);
@@ -219,18 +225,30 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
       const bool alt = mp::merge_needs_alternate(p);
       K* alt_keys = alt ? l.buffer<K>(slot_d, b, where) : nullptr;
       const scankit::detail::sort_key_less<K> less{begin, end, opts.descending};
+      // The bucket's positions [k0, k1) stay here, at output position x + B - T.
+      const std::int64_t k0 = std::clamp(target_at[r] - bucket_at[r], std::int64_t{0}, b);
+      const std::int64_t k1 = std::clamp(target_at[r + 1] - bucket_at[r], k0, b);
+      // Scratch for the rest, and for the passes before the last when there are three or more.
+      const bool side = k1 - k0 < b || mp::merge_passes(p) > 2;
+      auto split = [&](auto* out, auto* scratch) {
+        using T = std::remove_pointer_t<decltype(out)>;
+        T* window = k1 > k0 ? out + (bucket_at[r] + k0 - target_at[r]) : out;
+        return mp::split_output<T>{window, scratch, k0, k1};
+      };
+      const auto kd = split(at(keys_out, i).data, side ? l.buffer<K>(slot_a, b, where) : static_cast<K*>(nullptr));
       if constexpr (pairs) {
-        Val* vd = balanced ? at(values_out, i).data : l.buffer<Val>(slot_b, b, where);
+        const auto vd = split(at(values_out, i).data, side ? l.buffer<Val>(slot_b, b, where) : static_cast<Val*>(nullptr));
         mp::merge_runs(rkeys[static_cast<std::size_t>(i)], rvalues[static_cast<std::size_t>(i)], alt_keys,
                        alt ? l.buffer<Val>(slot_e, b, where) : nullptr, kd, vd, b, runs, p, less, splits, l.stream);
-        sorted_values[static_cast<std::size_t>(i)] = vd;
+        sorted_values[static_cast<std::size_t>(i)] = vd.side;
       } else {
         mp::merge_runs<K, void>(rkeys[static_cast<std::size_t>(i)], nullptr, alt_keys, nullptr, kd, nullptr, b, runs, p, less,
                                 splits, l.stream);
       }
-      sorted_keys[static_cast<std::size_t>(i)] = kd;
+      sorted_keys[static_cast<std::size_t>(i)] = kd.side;
       return;
     }
+    K* kd = balanced ? at(keys_out, i).data : l.buffer<K>(slot_a, b, where);
     const std::size_t ws_bytes = scankit::cuda::sort_workspace_bytes(b, sizeof(K), vbytes, local_cfg);
     void* ws = l.buffer_bytes(slot_c, ws_bytes, where);
     if constexpr (pairs) {
@@ -248,12 +266,19 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   c.mark_phase("balance");
   if (!balanced) {
     std::vector<void*> kout, vout;
+    std::vector<transfer_plan> moves;
     for (int i = 0; i < L; ++i) {
       kout.push_back(at(keys_out, i).data);
       if constexpr (pairs) vout.push_back(at(values_out, i).data);
+      moves.push_back(plan_transfer(bucket, target, c.local(i).rank));
+      // What the merge wrote into the output already stays where it is.
+      if (cfg.merge_received) {
+        const auto r = static_cast<std::size_t>(c.local(i).rank);
+        moves.back().send[r] = moves.back().recv[r] = piece{};
+      }
     }
-    move_layout(c, sorted_keys, kout, sizeof(K), bucket, target, where);
-    if constexpr (pairs) move_layout(c, sorted_values, vout, sizeof(Val), bucket, target, where);
+    exchange_pieces(c, sorted_keys, kout, sizeof(K), moves, "ncclSend/ncclRecv", where);
+    if constexpr (pairs) exchange_pieces(c, sorted_values, vout, sizeof(Val), moves, "ncclSend/ncclRecv", where);
   }
   c.end_phases();
   std::vector<std::int64_t> result;
