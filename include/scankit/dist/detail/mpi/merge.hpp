@@ -7,7 +7,9 @@
 // alternating between the received vectors and one scratch pair (swapped into place at the
 // end: no final copy). Inside a round the output is cut into chunks that merge in parallel
 // (oneTBB): a chunk's start in each input is found by a binary search on its cross diagonal
-// (merge path), so the chunks need nothing from each other.
+// (merge path), so the chunks need nothing from each other. The last round can place one
+// window of the result elsewhere (the part of a bucket that stays on its rank, written straight
+// into the rank's output).
 #pragma once
 
 #include <algorithm>
@@ -33,12 +35,29 @@ std::int64_t merge_split(const K* a, std::int64_t na, const K* b, std::int64_t n
   return lo;
 }
 
+/// Positions [begin, end) of a merge's result, written to keys[0, end - begin) (and values)
+/// instead of the vectors.
+template <class K, class V>
+struct placed_window {
+  K* keys = nullptr;
+  V* values = nullptr;
+  std::int64_t begin = 0, end = 0;
+};
+
 /// Merges the sorted runs [offsets[r], offsets[r + 1]) of `keys` (and of `values`, when not
-/// null, moving with their keys) into one sorted sequence, in place of the vectors.
+/// null, moving with their keys) into one sorted sequence, in place of the vectors; positions
+/// inside `window` go to the window's arrays instead (what the vectors hold there is then
+/// unspecified).
 template <class K, class V, class Less>
-void merge_runs(std::vector<K>& keys, std::vector<V>* values, std::span<const std::int64_t> offsets, const Less& less) {
+void merge_runs(std::vector<K>& keys, std::vector<V>* values, std::span<const std::int64_t> offsets, const Less& less,
+                const placed_window<K, V>& window = {}) {
   const auto runs = static_cast<std::int64_t>(offsets.size()) - 1;
-  if (runs <= 1) return;
+  if (runs <= 1) {
+    // Already one sorted run: only the window moves.
+    std::copy(keys.begin() + window.begin, keys.begin() + window.end, window.keys);
+    if (values) std::copy(values->begin() + window.begin, values->begin() + window.end, window.values);
+    return;
+  }
   constexpr std::int64_t chunk = std::int64_t{1} << 15;
   std::vector<K> keys2(keys.size());
   std::vector<V> values2(values ? values->size() : 0);
@@ -57,6 +76,12 @@ void merge_runs(std::vector<K>& keys, std::vector<V>* values, std::span<const st
     K* kout = keys2.data();
     const V* vin = values ? values->data() : nullptr;
     V* vout = values ? values2.data() : nullptr;
+    // The last round writes the window's positions to the window: position o to kout[o] or,
+    // inside [w0, w1), to kwin[o - w0].
+    const bool last = 2 * w >= runs;
+    const std::int64_t w0 = last ? window.begin : 0, w1 = last ? window.end : 0;
+    K* const kwin = window.keys;
+    V* const vwin = window.values;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size()), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t t = r.begin(); t != r.end(); ++t) {
         const task& c = work[t];
@@ -68,8 +93,9 @@ void merge_runs(std::vector<K>& keys, std::vector<V>* values, std::span<const st
         for (std::int64_t o = c.start + c.d0; o < c.start + c.d1; ++o) {
           const bool take_a = j >= j_end || (i < i_end && !less(b[j], a[i]));
           const std::int64_t from = take_a ? c.start + i++ : c.middle + j++;
-          kout[o] = kin[from];
-          if (vout) vout[o] = vin[from];
+          const bool placed = o >= w0 && o < w1;
+          (placed ? kwin[o - w0] : kout[o]) = kin[from];
+          if (vout) (placed ? vwin[o - w0] : vout[o]) = vin[from];
         }
       }
     });

@@ -10,11 +10,14 @@
 //   phase 6  merge of the received pieces: they arrive back to back in source-rank order, each
 //            sorted, so rounds of stable pairwise merges (detail/mpi/merge.hpp), earlier runs
 //            first among equal keys, give the stable sort of the bucket (equal keys in rank
-//            order, the global input order): ceil(log2 p) rounds of one read and one write.
-//            sort_config::merge_received = false: a full local sort instead.
+//            order, the global input order): ceil(log2 p) rounds of one read and one write,
+//            the last writing the part of the bucket that stays on the rank straight into
+//            its place in the output. sort_config::merge_received = false: a full local sort
+//            instead.
 //   phase 7  balance: the ranges the splitters cut are within about n/S + p items of the
 //            balanced ones; moving that difference between neighbouring ranks leaves exactly
-//            balanced_size(n, r, p) items on rank r (nothing moves when the cuts were exact)
+//            balanced_size(n, r, p) items on rank r (nothing moves when the cuts were exact;
+//            after the merge, only the items that leave the rank move)
 //
 // Ties between equal keys are broken by (rank, position), so the result is a stable sort of the
 // global sequence, and runs of equal keys split across ranks like any other keys.
@@ -115,12 +118,31 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   if (values) alltoallv(comm, values->data(), sends, rvalues.data(), recvs, where);
 
   // ---- phase 6: merge of the received pieces ---------------------------------------------------
+  // The bucket holds global positions [B, B + b), the balanced share [T, T + t): the merge
+  // writes the positions both hold straight into the rank's output (the keys vector, free once
+  // its pieces are sent), at position x + B - T, so phase 7 sends only what leaves the rank.
+  const auto target = balanced_sizes(total, p);
+  const bool balanced = bucket == target;
   if (cfg.merge_received) {
     std::vector<std::int64_t> runs(static_cast<std::size_t>(p) + 1, 0);
     for (int q = 0; q < p; ++q)
       runs[static_cast<std::size_t>(q) + 1] = recvs[static_cast<std::size_t>(q)].offset + recvs[static_cast<std::size_t>(q)].count;
+    placed_window<K, V> window;
+    if (!balanced) {
+      const auto B = exclusive_offsets(bucket)[static_cast<std::size_t>(me)];
+      const auto T = exclusive_offsets(target)[static_cast<std::size_t>(me)];
+      const auto t = target[static_cast<std::size_t>(me)];
+      window.begin = std::clamp(T - B, std::int64_t{0}, received);
+      window.end = std::clamp(T + t - B, window.begin, received);
+      keys.resize(static_cast<std::size_t>(t));
+      window.keys = keys.data() + (window.end > window.begin ? B + window.begin - T : 0);
+      if (values) {
+        values->resize(static_cast<std::size_t>(t));
+        window.values = values->data() + (window.end > window.begin ? B + window.begin - T : 0);
+      }
+    }
     merge_runs(rkeys, values ? &rvalues : nullptr, std::span<const std::int64_t>(runs),
-               scankit::detail::sort_key_less<K>{begin, end, opts.descending});
+               scankit::detail::sort_key_less<K>{begin, end, opts.descending}, window);
   } else if (values) {
     cpu::sort_pairs_parallel(rkeys.data(), rvalues.data(), received, opts);
   } else {
@@ -128,8 +150,14 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   }
 
   // ---- phase 7: exact balance ------------------------------------------------------------------
-  const auto target = balanced_sizes(total, p);
-  if (bucket == target) {
+  if (cfg.merge_received && !balanced) {
+    auto plan = plan_transfer(bucket, target, me);
+    plan.send[static_cast<std::size_t>(me)] = plan.recv[static_cast<std::size_t>(me)] = piece{};  // in place already
+    alltoallv(comm, rkeys.data(), plan.send, keys.data(), plan.recv, where);
+    if (values) alltoallv(comm, rvalues.data(), plan.send, values->data(), plan.recv, where);
+    return;
+  }
+  if (balanced) {
     keys = std::move(rkeys);
     if (values) *values = std::move(rvalues);
     return;
