@@ -78,6 +78,24 @@ __device__ output_range<T> resolve(const split_output<T>& out, std::int64_t lo, 
   return {nullptr, 0};
 }
 
+/// Writes value(i) to positions lo + i of `out` for this thread's i < count of a tile (i = t,
+/// t + merge_threads, ...): through one base pointer where [lo, hi) lies on one side of a split
+/// output's window edge (every tile but at most two), per item where it straddles the edge.
+template <class Out, class Value>
+__device__ void store_tile(const Out& out, std::int64_t lo, std::int64_t hi, int count, int t, const Value& value) {
+  const auto r = resolve(out, lo, hi);
+  if (r.base != nullptr) {
+    auto* base = r.base + (lo - r.shift);
+#pragma unroll
+    for (int j = 0; j < merge_items; ++j) {
+      const int i = t + j * merge_threads;
+      if (i < count) base[i] = value(i);
+    }
+  } else {
+    for (int i = t; i < count; i += merge_threads) out[lo + i] = value(i);
+  }
+}
+
 /// The buffer that merge_runs' passes before the last write into: the output itself, or a split
 /// output's side buffer.
 template <class T>
@@ -195,35 +213,12 @@ __global__ void __launch_bounds__(merge_threads, merge_min_blocks)
     __syncthreads();
 
     // ---- phase 4: store the keys, gather the values --------------------------------------------
-    // Through one base pointer where the tile's part lies on one side of a split output's
-    // window edge (every tile but at most two), per item where it straddles the edge.
-    const auto kr = resolve(keys_out, s + d0, s + d1);
-    if (kr.base != nullptr) {
-      K* out = kr.base + (s + d0 - kr.shift);
-#pragma unroll
-      for (int j = 0; j < merge_items; ++j) {
-        const int i = t + j * merge_threads;
-        if (i < count) out[i] = staged[source[i]];
-      }
-    } else {
-      for (int i = t; i < count; i += merge_threads) keys_out[s + d0 + i] = staged[source[i]];
-    }
+    store_tile(keys_out, s + d0, s + d1, count, t, [&](int i) { return staged[source[i]]; });
     if constexpr (!std::is_void_v<V>) {
-      const auto vr = resolve(values_out, s + d0, s + d1);
-      auto gather = [&](int i) {
+      store_tile(values_out, s + d0, s + d1, count, t, [&](int i) {
         const int from = source[i];
         return values_in[from < na ? s + a0 + from : m + b0 + (from - na)];
-      };
-      if (vr.base != nullptr) {
-        V* out = vr.base + (s + d0 - vr.shift);
-#pragma unroll
-        for (int j = 0; j < merge_items; ++j) {
-          const int i = t + j * merge_threads;
-          if (i < count) out[i] = gather(i);
-        }
-      } else {
-        for (int i = t; i < count; i += merge_threads) values_out[s + d0 + i] = gather(i);
-      }
+      });
     }
     __syncthreads();  // the next group's part reuses the shared arrays
   }
