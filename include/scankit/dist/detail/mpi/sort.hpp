@@ -33,7 +33,6 @@
 #include "scankit/cpu/sort.hpp"
 #include "scankit/dist/detail/mpi/exchange.hpp"
 #include "scankit/dist/detail/mpi/merge.hpp"
-#include "scankit/dist/detail/mpi/rebalance.hpp"
 #include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
 #include "scankit/dist/detail/splitters.hpp"
@@ -118,27 +117,28 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   if (values) alltoallv(comm, values->data(), sends, rvalues.data(), recvs, where);
 
   // ---- phase 6: merge of the received pieces ---------------------------------------------------
-  // The bucket holds global positions [B, B + b), the balanced share [T, T + t): the merge
-  // writes the positions both hold straight into the rank's output (the keys vector, free once
-  // its pieces are sent), at position x + B - T, so phase 7 sends only what leaves the rank.
+  // Phase 7 moves the buckets to the balanced shares; the piece of that move this rank keeps,
+  // the merge writes straight into the rank's output (the keys vector, free once its pieces are
+  // sent), so phase 7 sends only what leaves the rank.
   const auto target = balanced_sizes(total, p);
   const bool balanced = bucket == target;
+  auto moves = plan_transfer(bucket, target, me);
+  const auto self = static_cast<std::size_t>(me);
   if (cfg.merge_received) {
     std::vector<std::int64_t> runs(static_cast<std::size_t>(p) + 1, 0);
     for (int q = 0; q < p; ++q)
       runs[static_cast<std::size_t>(q) + 1] = recvs[static_cast<std::size_t>(q)].offset + recvs[static_cast<std::size_t>(q)].count;
     placed_window<K, V> window;
     if (!balanced) {
-      const auto B = exclusive_offsets(bucket)[static_cast<std::size_t>(me)];
-      const auto T = exclusive_offsets(target)[static_cast<std::size_t>(me)];
-      const auto t = target[static_cast<std::size_t>(me)];
-      window.begin = std::clamp(T - B, std::int64_t{0}, received);
-      window.end = std::clamp(T + t - B, window.begin, received);
-      keys.resize(static_cast<std::size_t>(t));
-      window.keys = keys.data() + (window.end > window.begin ? B + window.begin - T : 0);
+      const piece kept = moves.send[self];
+      const std::int64_t at_out = moves.recv[self].offset;
+      window.begin = kept.offset;
+      window.end = kept.offset + kept.count;
+      keys.resize(static_cast<std::size_t>(target[self]));
+      window.keys = keys.data() + at_out;
       if (values) {
-        values->resize(static_cast<std::size_t>(t));
-        window.values = values->data() + (window.end > window.begin ? B + window.begin - T : 0);
+        values->resize(keys.size());
+        window.values = values->data() + at_out;
       }
     }
     merge_runs(rkeys, values ? &rvalues : nullptr, std::span<const std::int64_t>(runs),
@@ -150,24 +150,19 @@ void sort(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>* values, 
   }
 
   // ---- phase 7: exact balance ------------------------------------------------------------------
-  if (cfg.merge_received && !balanced) {
-    auto plan = plan_transfer(bucket, target, me);
-    plan.send[static_cast<std::size_t>(me)] = plan.recv[static_cast<std::size_t>(me)] = piece{};  // in place already
-    alltoallv(comm, rkeys.data(), plan.send, keys.data(), plan.recv, where);
-    if (values) alltoallv(comm, rvalues.data(), plan.send, values->data(), plan.recv, where);
-    return;
-  }
   if (balanced) {
     keys = std::move(rkeys);
     if (values) *values = std::move(rvalues);
     return;
   }
-  keys.resize(static_cast<std::size_t>(target[static_cast<std::size_t>(me)]));
-  move_layout(comm, rkeys.data(), bucket, target, keys.data(), where);
-  if (values) {
-    values->resize(keys.size());
-    move_layout(comm, rvalues.data(), bucket, target, values->data(), where);
+  if (cfg.merge_received) {
+    moves.send[self] = moves.recv[self] = piece{};  // the merge wrote it in place
+  } else {
+    keys.resize(static_cast<std::size_t>(target[self]));
+    if (values) values->resize(keys.size());
   }
+  alltoallv(comm, rkeys.data(), moves.send, keys.data(), moves.recv, where);
+  if (values) alltoallv(comm, rvalues.data(), moves.send, values->data(), moves.recv, where);
 }
 
 }  // namespace scankit::dist::detail::mpi

@@ -206,12 +206,13 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   c.mark_phase(cfg.merge_received ? "merge" : "received sort");
   // The p pieces lie back to back in source-rank order, each sorted: merged stably in that order
   // (ceil(log2 p) merge-path passes, ping-ponging through the samples' scratch), they are the
-  // stable sort of the bucket. The bucket holds global positions [B, B + b), the balanced share
-  // [T, T + t): the merge's last pass writes the positions both hold straight into the output
-  // and the others into the sorted shard's scratch (free again), which phase 7 sends on, so
-  // the part a rank keeps is written once. With merge_received off, a full local sort into the
-  // output when the buckets are the balanced shares, else into that scratch.
-  const auto bucket_at = exclusive_offsets(bucket), target_at = exclusive_offsets(target);
+  // stable sort of the bucket. Phase 7 moves the buckets to the balanced shares; the piece of
+  // that move a rank keeps, the merge's last pass writes straight into the output and the rest
+  // into the sorted shard's scratch (free again), which phase 7 sends on, so the part a rank
+  // keeps is written once. With merge_received off, a full local sort into the output when the
+  // buckets are the balanced shares, else into that scratch.
+  std::vector<transfer_plan> moves;
+  for (int i = 0; i < L; ++i) moves.push_back(plan_transfer(bucket, target, c.local(i).rank));
   std::vector<const void*> sorted_keys(static_cast<std::size_t>(L)), sorted_values(static_cast<std::size_t>(L));
   for_each_local(c, [&](nccl_local_rank& l, int i) {
     const auto r = static_cast<std::size_t>(l.rank);
@@ -225,15 +226,15 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
       const bool alt = mp::merge_needs_alternate(p);
       K* alt_keys = alt ? l.buffer<K>(slot_d, b, where) : nullptr;
       const scankit::detail::sort_key_less<K> less{begin, end, opts.descending};
-      // The bucket's positions [k0, k1) stay here, at output position x + B - T.
-      const std::int64_t k0 = std::clamp(target_at[r] - bucket_at[r], std::int64_t{0}, b);
-      const std::int64_t k1 = std::clamp(target_at[r + 1] - bucket_at[r], k0, b);
+      // The bucket's items [kept.offset, kept.offset + kept.count) stay here, from output
+      // position at_out on.
+      const piece kept = moves[static_cast<std::size_t>(i)].send[r];
+      const std::int64_t at_out = moves[static_cast<std::size_t>(i)].recv[r].offset;
       // Scratch for the rest, and for the passes before the last when there are three or more.
-      const bool side = k1 - k0 < b || mp::merge_passes(p) > 2;
+      const bool side = kept.count < b || mp::merge_passes(p) > 2;
       auto split = [&](auto* out, auto* scratch) {
         using T = std::remove_pointer_t<decltype(out)>;
-        T* window = k1 > k0 ? out + (bucket_at[r] + k0 - target_at[r]) : out;
-        return mp::split_output<T>{window, scratch, k0, k1};
+        return mp::split_output<T>{out + at_out, scratch, kept.offset, kept.offset + kept.count};
       };
       const auto kd = split(at(keys_out, i).data, side ? l.buffer<K>(slot_a, b, where) : static_cast<K*>(nullptr));
       if constexpr (pairs) {
@@ -266,15 +267,13 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   c.mark_phase("balance");
   if (!balanced) {
     std::vector<void*> kout, vout;
-    std::vector<transfer_plan> moves;
     for (int i = 0; i < L; ++i) {
       kout.push_back(at(keys_out, i).data);
       if constexpr (pairs) vout.push_back(at(values_out, i).data);
-      moves.push_back(plan_transfer(bucket, target, c.local(i).rank));
       // What the merge wrote into the output already stays where it is.
       if (cfg.merge_received) {
         const auto r = static_cast<std::size_t>(c.local(i).rank);
-        moves.back().send[r] = moves.back().recv[r] = piece{};
+        moves[static_cast<std::size_t>(i)].send[r] = moves[static_cast<std::size_t>(i)].recv[r] = piece{};
       }
     }
     exchange_pieces(c, sorted_keys, kout, sizeof(K), moves, "ncclSend/ncclRecv", where);
