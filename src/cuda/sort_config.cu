@@ -177,4 +177,41 @@ std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_byt
   return text;
 }
 
+namespace detail {
+
+std::size_t top_digit_split_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes) {
+  using namespace radix;
+  constexpr int digits = radix::radix;
+  check_item_sizes(key_bytes, value_bytes, "scankit::cuda::detail::top_digit_split_workspace_bytes");
+  // The sequence of run_split_by_top_digit's takes (top_digit_starts takes the first two).
+  const std::int64_t tiles = ceil_div(n, smallest_main_tile(key_bytes, value_bytes));
+  return align_up(hist_bytes) + 2 * align_up(sizeof(plan)) + align_up(digits * sizeof(unsigned long long)) +
+         align_up(sizeof(unsigned) * static_cast<std::size_t>(lookback_header_words + tiles * digits));
+}
+
+std::int64_t top_digit_split_limit(std::size_t, std::size_t) { return bucket_sort_limit; }
+
+std::size_t bucket_sort_staging_bytes(int buckets, int pieces) { return radix::bucket_tables::bytes(buckets, pieces); }
+
+std::size_t bucket_sort_workspace_bytes(std::int64_t total, int buckets, int pieces, std::size_t key_bytes,
+                                        std::size_t value_bytes) {
+  using namespace radix;
+  constexpr int digits = radix::radix;
+  check_item_sizes(key_bytes, value_bytes, "scankit::cuda::detail::bucket_sort_workspace_bytes");
+  // The sequence of run_bucket_sort's takes, with each pass's tile count bounded by that of
+  // the whole input plus one partial tile per segment.
+  const int passes = static_cast<int>(key_bytes) - 1;
+  const std::int64_t segs = static_cast<std::int64_t>(buckets) * pieces;
+  const std::int64_t tiles = ceil_div(total, smallest_main_tile(key_bytes, value_bytes));
+  const std::int64_t tiles0 = tiles + segs, tiles1 = tiles + buckets, max_tiles = std::max(tiles0, tiles1);
+  const auto bytes = [](std::int64_t count, std::size_t size) { return align_up(static_cast<std::size_t>(count) * size); };
+  return bucket_tables::bytes(buckets, pieces) + bytes(std::max<std::int64_t>(tiles0, 1), sizeof(int)) +
+         bytes(std::max<std::int64_t>(tiles1, 1), sizeof(int)) + bytes(segs * passes * digits, sizeof(unsigned)) +
+         bytes(segs * digits, sizeof(unsigned long long)) +
+         bytes(std::max(1, (passes - 1) * buckets) * std::int64_t{digits}, sizeof(unsigned long long)) +
+         2 * bytes(lookback_header_words + max_tiles * digits, sizeof(unsigned));
+}
+
+}  // namespace detail
+
 }  // namespace scankit::cuda

@@ -322,7 +322,10 @@ void check_sort(nccl_communicator& c, distribution d, layout l, std::int64_t tot
   SCOPED_TRACE(SCANKIT_CASE(typeid(K).name() << " " << name(d) << " " << name(l) << " n " << total
                             << (opts.descending ? " descending" : "") << (pairs ? " pairs" : "") << " samples "
                             << cfg.samples_per_rank << " bits [" << opts.begin_bit << ", " << opts.end_bit << ")"
-                            << (cfg.merge_received ? " merge" : " local sort")));
+                            << (cfg.split == sort_config::split_kind::radix     ? " radix"
+                                : cfg.split == sort_config::split_kind::automatic ? " automatic"
+                                : cfg.merge_received                              ? " samples, merge"
+                                                                                  : " samples, local sort")));
   const int p = c.size();
   const auto sizes = shard_sizes(l, total, p, 18);
   const auto n = total_of(sizes);
@@ -351,14 +354,21 @@ void check_sort(nccl_communicator& c, distribution d, layout l, std::int64_t tot
   }
 }
 
+// Each path the sorts can take: the radix sort (forced, so skewed keys take it too), the
+// sample sort with the merge and with a local sort of the received pieces.
+inline std::vector<sort_config> sort_paths(std::int64_t samples = 0) {
+  return {{.samples_per_rank = samples, .split = sort_config::split_kind::radix},
+          {.samples_per_rank = samples, .merge_received = true, .split = sort_config::split_kind::samples},
+          {.samples_per_rank = samples, .merge_received = false, .split = sort_config::split_kind::samples}};
+}
+
 inline void sort_cases(nccl_communicator& c) {
   auto each = [&](auto tag) {
     using K = typename decltype(tag)::type;
     for (distribution d : all_distributions)
       for (bool descending : {false, true})
-        for (bool merge : {true, false})
-          check_sort<K>(c, d, descending ? layout::uneven : layout::equal, 30011, {.descending = descending},
-                        {.merge_received = merge}, false);
+        for (const sort_config& path : sort_paths())
+          check_sort<K>(c, d, descending ? layout::uneven : layout::equal, 30011, {.descending = descending}, path, false);
   };
   each(std::type_identity<std::uint8_t>{});
   each(std::type_identity<std::uint16_t>{});
@@ -372,31 +382,43 @@ inline void sort_cases(nccl_communicator& c) {
   each(std::type_identity<double>{});
   for (layout l : all_layouts)
     for (distribution d : {distribution::uniform, distribution::all_equal, distribution::zipf, distribution::sorted})
-      for (bool merge : {true, false}) {
-        check_sort<std::int32_t>(c, d, l, 50021, {}, {.merge_received = merge}, true);
-        check_sort<double>(c, d, l, 50021, {.descending = true}, {.merge_received = merge}, true);
-        check_sort<float>(c, d, l, 50021, {}, {.merge_received = merge}, true);
+      for (const sort_config& path : sort_paths()) {
+        check_sort<std::int32_t>(c, d, l, 50021, {}, path, true);
+        check_sort<double>(c, d, l, 50021, {.descending = true}, path, true);
+        check_sort<float>(c, d, l, 50021, {}, path, true);
       }
   // Bit ranges: keys that differ only outside the range are equal, and pairs show that they
   // keep their order (floats: the top ordered bits, -0 and +0 apart, NaNs at the ends).
+  // (The radix sort does not take bit ranges: forced, it leaves them to the sample sort.)
   for (bool merge : {true, false}) {
-    check_sort<std::uint32_t>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 4, .end_bit = 12},
-                              {.merge_received = merge}, true);
+    const sort_config path{.merge_received = merge, .split = sort_config::split_kind::radix};
+    check_sort<std::uint32_t>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 4, .end_bit = 12}, path, true);
     check_sort<std::int64_t>(c, distribution::uniform, layout::equal, 40009, {.descending = true, .begin_bit = 0, .end_bit = 20},
                              {.samples_per_rank = 16, .merge_received = merge}, true);
-    check_sort<float>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 20, .end_bit = 32},
-                      {.merge_received = merge}, true);
-    check_sort<double>(c, distribution::uniform, layout::first_empty, 40009, {.descending = true, .begin_bit = 40},
-                       {.merge_received = merge}, true);
-    check_sort<std::int8_t>(c, distribution::zipf, layout::equal, 40009, {.begin_bit = 2, .end_bit = 5},
-                            {.merge_received = merge}, false);
+    check_sort<float>(c, distribution::uniform, layout::uneven, 40009, {.begin_bit = 20, .end_bit = 32}, path, true);
+    check_sort<double>(c, distribution::uniform, layout::first_empty, 40009, {.descending = true, .begin_bit = 40}, path,
+                       true);
+    check_sort<std::int8_t>(c, distribution::zipf, layout::equal, 40009, {.begin_bit = 2, .end_bit = 5}, path, false);
   }
+  // Larger sizes, with the automatic choice (radix for uniform keys, samples for skewed ones) and
+  // every path forced.
   for (distribution d : {distribution::uniform, distribution::zipf, distribution::all_equal, distribution::reversed})
     for (std::int64_t samples : {std::int64_t{0}, std::int64_t{8}}) {
       check_sort<std::uint32_t>(c, d, layout::uneven, 1 << 21, {}, {.samples_per_rank = samples}, false);
       check_sort<std::uint64_t>(c, d, layout::first_empty, 1 << 20, {.descending = true}, {.samples_per_rank = samples}, true);
     }
-  check_sort<float>(c, distribution::uniform, layout::uneven, 1 << 21, {.descending = true}, {.merge_received = false}, true);
+  // The radix sort's exchange in 1 part (no overlap), and in more parts than a rank has digits.
+  for (int parts : {1, 3, 300}) {
+    const sort_config path{.split = sort_config::split_kind::radix, .exchange_parts = parts};
+    check_sort<std::uint32_t>(c, distribution::uniform, layout::uneven, 1 << 20, {}, path, false);
+    check_sort<std::int32_t>(c, distribution::zipf, layout::first_empty, 50021, {.descending = true}, path, true);
+    check_sort<double>(c, distribution::sorted, layout::equal, 1 << 20, {}, path, true);
+  }
+  for (const sort_config& path : sort_paths()) {
+    check_sort<float>(c, distribution::uniform, layout::uneven, 1 << 21, {.descending = true}, path, true);
+    check_sort<std::uint16_t>(c, distribution::uniform, layout::equal, 1 << 20, {}, path, true);
+    check_sort<std::int64_t>(c, distribution::zipf, layout::uneven, 1 << 20, {}, path, false);
+  }
 }
 
 }  // namespace scankit::dist::test

@@ -1,6 +1,7 @@
 // Phase timing of the NCCL primitives (nccl_communicator::record_phases): off, a call leaves no
 // phases; on, each primitive reports its named phases, and the sort's all-to-all the bytes it
 // sends to the other ranks. On 1 and 2 GPUs of one process; each case skips with fewer GPUs.
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -95,18 +96,23 @@ void phase_cases(sd::nccl_communicator& c) {
                                                   256);
   EXPECT_EQ(names(c.last_phases()), (std::vector<std::string>{"local counts", "all-reduce"}));
 
-  sd::sort_keys<std::uint32_t>(c, in.shards<const std::uint32_t>(n), out.shards<std::uint32_t>(n));
-  const auto phases = c.last_phases();
-  const auto sort_names = names(phases);
-  ASSERT_EQ(sort_names.size(), 7u);
-  EXPECT_EQ(sort_names[0], "records");
-  EXPECT_EQ(sort_names[4], "all-to-all");
-  EXPECT_EQ(sort_names[6], "balance");
-  // Every rank holds the same random keys: about half of them go to the other rank.
-  if (c.size() == 1) EXPECT_EQ(phases[4].sent_bytes, 0);
-  else EXPECT_GT(phases[4].sent_bytes, n);  // about 2n: half of the rank's 4n bytes
-  for (std::size_t k = 0; k < phases.size(); ++k)
-    if (k != 4) EXPECT_EQ(phases[k].sent_bytes, 0) << phases[k].name;
+  // Both sorts: the radix sort (uniform keys take it by default) and the sample sort.
+  const auto check_sort = [&](sd::sort_config::split_kind split, const std::vector<std::string>& expect) {
+    SCOPED_TRACE(expect.size() == 6 ? "radix sort" : "sample sort");
+    sd::sort_keys<std::uint32_t>(c, in.shards<const std::uint32_t>(n), out.shards<std::uint32_t>(n), {}, {.split = split});
+    const auto phases = c.last_phases();
+    ASSERT_EQ(names(phases), expect);
+    const auto a2a = static_cast<std::size_t>(std::find(expect.begin(), expect.end(), "all-to-all") - expect.begin());
+    // Every rank holds the same random keys: about half of them go to the other rank.
+    if (c.size() == 1) EXPECT_EQ(phases[a2a].sent_bytes, 0);
+    else EXPECT_GT(phases[a2a].sent_bytes, n);  // about 2n: half of the rank's 4n bytes
+    for (std::size_t k = 0; k < phases.size(); ++k)
+      if (k != a2a) EXPECT_EQ(phases[k].sent_bytes, 0) << phases[k].name;
+  };
+  check_sort(sd::sort_config::split_kind::automatic,
+             {"records", "histogram", "partition", "all-to-all", "local sort", "balance"});
+  check_sort(sd::sort_config::split_kind::samples,
+             {"records", "local sort", "samples", "pieces", "all-to-all", "merge", "balance"});
 
   c.record_phases(false);
   sd::inclusive_scan<std::int32_t>(c, sin.shards<const std::int32_t>(n), sout.shards<std::int32_t>(n));

@@ -139,6 +139,33 @@ class host_buffer {
 
 }  // namespace detail
 
+namespace detail {
+/// A stream for work that overlaps the rank's stream (the radix sort's exchange), created on
+/// first use with the highest priority, so that its kernels get SMs ahead of the blocks of the
+/// rank's long kernels.
+class side_stream {
+ public:
+  side_stream() = default;
+  side_stream(const side_stream&) = delete;
+  side_stream& operator=(const side_stream&) = delete;
+  ~side_stream() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  cudaStream_t get(const char* operation) {
+    if (!s_) {
+      int least = 0, greatest = 0;
+      check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange", operation);
+      check_cuda(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority",
+                 operation);
+    }
+    return s_;
+  }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+}  // namespace detail
+
 /// One rank's shard of a distributed array on the GPU: `size` items at `data` in the rank's
 /// device memory. Calls on a communicator that drives several GPUs take one shard per local
 /// rank, in local-rank order.
@@ -158,6 +185,7 @@ struct nccl_local_rank {
   /// Device scratch: [0] the call record, [1] the gathered records, the others per primitive.
   std::unique_ptr<detail::device_buffer[]> scratch{new detail::device_buffer[12]};
   std::unique_ptr<detail::host_buffer[]> pinned{new detail::host_buffer[2]};
+  std::unique_ptr<detail::side_stream> side{new detail::side_stream};
 
   /// Scratch slot `slot` with room for `count` T, on this rank's stream.
   template <class T>
@@ -495,6 +523,7 @@ class nccl_communicator {
       if (l.stream && own_streams_) cudaStreamSynchronize(l.stream);
       l.scratch.reset();
       l.pinned.reset();
+      l.side.reset();
       if (l.stream && own_streams_) cudaStreamDestroy(l.stream);
       if (l.comm && own_comms_) ncclCommDestroy(l.comm);
       cudaSetDevice(previous);

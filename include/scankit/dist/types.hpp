@@ -50,7 +50,28 @@ struct sort_config {
   /// passes; fewer than the merge's only for large p or a narrow bit range). Both give the same
   /// result.
   bool merge_received = true;
+  /// How GPU ranks split the keys among themselves (CPU ranks always take the samples).
+  ///   automatic  radix where it applies and the top digits' boundaries leave every rank within
+  ///              1/16 of its balanced share, samples otherwise;
+  ///   radix      each rank sorts a range of top digits (the keys' top 8 bits): one pass splits
+  ///              the keys by that digit, the exchange sends each range to its rank, which sorts
+  ///              the digits below per top digit; then the exact balance. Applies to keys of 2
+  ///              bytes or more over their whole width with at most 2^30 - 1 keys per rank and
+  ///              per top digit; elsewhere the samples;
+  ///   samples    the sample sort: a full local sort, splitters from regular samples, the
+  ///              exchange, the merge of the received pieces.
+  enum class split_kind { automatic, radix, samples };
+  split_kind split = split_kind::automatic;
+  /// The radix sort's exchange in this many parts (consecutive ranges of each rank's top
+  /// digits), so that a rank sorts the part that has arrived while the next one crosses the
+  /// interconnect (on a stream of its own). 0: radix_exchange_parts; 1: no overlap (also what
+  /// runs while the communicator records phase times, so that each phase is timed alone).
+  int exchange_parts = 0;
 };
+
+/// The radix sort's exchange parts by default: the first part's exchange is not hidden, and
+/// each part's sort adds a few launches.
+inline constexpr int radix_exchange_parts = 4;
 
 inline constexpr std::int64_t default_samples_per_rank = 1024;
 

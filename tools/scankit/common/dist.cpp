@@ -29,6 +29,13 @@ void add_dist_options(CLI::App& app, dist_cli_options& d, bool sort) {
         ->check(CLI::IsMember({"uniform", "equal", "zipf", "sorted", "all"}))
         ->needs(gpus)
         ->capture_default_str();
+  if (sort)
+    app.add_option("--split", d.split,
+                   "How the distributed sort splits the keys among the GPUs (needs --gpus): radix (by the top 8 "
+                   "bits), samples (sample sort), or automatic (radix unless the top digits are skewed)")
+        ->check(CLI::IsMember({"automatic", "radix", "samples"}))
+        ->needs(gpus)
+        ->capture_default_str();
 }
 
 int check_dist_options(const CLI::App& app, const dist_cli_options& d, std::initializer_list<const char*> unsupported) {

@@ -20,6 +20,7 @@ namespace scankit::tools {
 struct dist_cli_options {
   std::string gpus;              // empty: the one-GPU bench
   std::string keys = "uniform";  // sort: uniform | equal | zipf | sorted | all
+  std::string split = "automatic";  // sort: automatic | radix | samples
 };
 
 /// Everything the distributed bench runs.
@@ -30,6 +31,7 @@ struct dist_bench_options {
   std::string type;
   int value_bytes = 0;    // sort: 0 keys only, else 4 or 8 (u32 or u64 values)
   std::string keys = "uniform";
+  std::string split = "automatic";  // sort: scankit::dist::sort_config::split
   double selectivity = 0.5;  // compact
   int reps = 10;
   std::optional<std::uint64_t> seed;
@@ -39,7 +41,7 @@ struct dist_bench_options {
 /// For CLI11's check(): "" when `s` is a whole number of GPUs (1 or more), else the reason.
 std::string check_gpu_count(const std::string& s);
 
-/// Adds --gpus N (and, for the sort, --keys) to a bench command.
+/// Adds --gpus N (and, for the sort, --keys and --split) to a bench command.
 void add_dist_options(CLI::App& app, dist_cli_options& d, bool sort);
 
 /// For a bench callback with --gpus: throws CLI::ValidationError (exit status 2) when this

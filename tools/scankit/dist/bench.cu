@@ -217,6 +217,7 @@ struct context {
   std::vector<std::unique_ptr<l2_flusher>> flushers;
   int warmup = 2, reps = 10;
   std::uint64_t seed = 0;
+  sd::sort_config sort_cfg;
   int ranks() const { return comm->size(); }
 
   template <class F>
@@ -567,8 +568,8 @@ row_result run_sort(context& cx, std::int64_t n, keys_kind kind, const char* lab
   const auto vins = vin.template shards<const Val>(sizes);
   const auto vouts = vout.shards(sizes);
   auto call = [&] {
-    if constexpr (pairs) sd::sort_pairs<K, V>(*cx.comm, kins, kouts, vins, vouts);
-    else sd::sort_keys<K>(*cx.comm, kins, kouts);
+    if constexpr (pairs) sd::sort_pairs<K, V>(*cx.comm, kins, kouts, vins, vouts, {}, cx.sort_cfg);
+    else sd::sort_keys<K>(*cx.comm, kins, kouts, {}, cx.sort_cfg);
   };
   call();
   cx.comm->synchronize("scankit bench");
@@ -649,7 +650,11 @@ int report(context& cx, const dist_bench_options& o, const run_setup& su, const 
            const std::string& devices) {
   if (!cx.j.printer()) return 0;
   std::vector<std::string> header{su.weak ? "input" : "keys", "ms"};
-  const auto& phases = rows.empty() ? std::vector<std::string>{} : rows.front().phase_names;
+  // Every phase any row has, in order of appearance (the sort's rows may take different paths).
+  std::vector<std::string> phases;
+  for (const auto& r : rows)
+    for (const auto& ph : r.phase_names)
+      if (std::find(phases.begin(), phases.end(), ph) == phases.end()) phases.push_back(ph);
   for (const auto& ph : phases) header.push_back(ph + " ms");
   for (const char* h : {"exch B/GPU", "exch GB/s", "NCCL a2a ms", "NCCL GB/s", "vs NCCL", "1-GPU ms",
                         su.weak ? "efficiency" : "speed-up", "check"})
@@ -659,7 +664,10 @@ int report(context& cx, const dist_bench_options& o, const run_setup& su, const 
   const int p = cx.ranks();
   for (const auto& r : rows) {
     std::vector<std::string> cells{r.label, format_ms(r.ms)};
-    for (std::size_t k = 0; k < phases.size(); ++k) cells.push_back(k < r.phase_ms.size() ? format_ms(r.phase_ms[k]) : "-");
+    for (const auto& ph : phases) {
+      const auto k = static_cast<std::size_t>(std::find(r.phase_names.begin(), r.phase_names.end(), ph) - r.phase_names.begin());
+      cells.push_back(k < r.phase_ms.size() ? format_ms(r.phase_ms[k]) : "-");
+    }
     const double exch_gbps = r.sent_bytes / (r.exchange_ms * 1e6), nccl_gbps = r.sent_bytes / (r.nccl_ms * 1e6);
     const double vs_nccl = r.nccl_ms / r.exchange_ms, vs_one = r.one_gpu_ms / r.ms;
     cells.push_back(r.sent_bytes > 0 ? format_bytes(r.sent_bytes) : "0");
@@ -714,7 +722,7 @@ int report(context& cx, const dist_bench_options& o, const run_setup& su, const 
             << ".\n";
   nlohmann::json params = {{"gpus", o.gpus}, {"ranks", p}, {"processes", cx.j.procs}, {"devices", devices},
                            {"type", o.type}, {"reps", o.reps}, {"seed", cx.seed}, {"scaling", su.weak ? "weak" : "strong"}};
-  if (su.primitive == "sort") params["keys"] = o.keys, params["value_bytes"] = o.value_bytes;
+  if (su.primitive == "sort") params["keys"] = o.keys, params["value_bytes"] = o.value_bytes, params["split"] = o.split;
   if (su.primitive == "compact") params["selectivity"] = o.selectivity;
   return finish_bench(o.json, su.primitive, query_system(), params, su.n, out);
 }
@@ -770,6 +778,9 @@ context make_context(const dist_bench_options& o, job j, sd::nccl_communicator& 
   cx.comm = &comm;
   cx.reps = o.reps;
   cx.seed = pick_seed(o.seed);
+  cx.sort_cfg.split = o.split == "radix"     ? sd::sort_config::split_kind::radix
+                      : o.split == "samples" ? sd::sort_config::split_kind::samples
+                                             : sd::sort_config::split_kind::automatic;
   // Every process uses rank 0's seed (a random one differs per process).
 #ifdef SCANKIT_TOOLS_HAS_MPI
   if (j.mpi) job::check_mpi(MPI_Bcast(&cx.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");

@@ -2,6 +2,7 @@
 // variant under detail/sort/:
 //   histogram_pass.cuh  every digit histogram in one read; the last block plans the passes
 //   onesweep.cuh        per digit: rank a tile, decoupled look-back, scatter (the default)
+//   segmented.cuh       the bucket sort after a split by the top digit (scankit::dist)
 //   small_sort.cuh      n up to a few thousand keys: one block, every pass in shared memory
 //   fill.cuh            one-byte keys alone (a counting sort), the in-place final copy
 //   lsd.cuh             lsd-reduce-then-scan and split-1bit
@@ -15,4 +16,5 @@
 #include "scankit/cuda/detail/sort/histogram_pass.cuh"
 #include "scankit/cuda/detail/sort/lsd.cuh"
 #include "scankit/cuda/detail/sort/onesweep.cuh"
+#include "scankit/cuda/detail/sort/segmented.cuh"
 #include "scankit/cuda/detail/sort/small_sort.cuh"

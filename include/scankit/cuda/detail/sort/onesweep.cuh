@@ -82,8 +82,8 @@ struct onesweep_storage {
 /// narrow_index positions as int64 (the last pass of an int64 argsort; block-uniform).
 template <int Block, int Items, class S, class U, class V, class W, class Dig>
 __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const unsigned (&rank)[Items],
-                                             const W (&value)[Items], Dig dig, U* dst, const buffers<U, V>& buf,
-                                             int to, int first, int tile_n, bool wide) {
+                                             const W (&value)[Items], Dig dig, U* dst, V* dst_values, int first,
+                                             int tile_n, bool wide) {
   // Scatter through shared memory: the tile in digit order, then each key to its digit's
   // offset plus its position, read in order so that runs of a digit are coalesced stores.
 #pragma unroll
@@ -100,7 +100,6 @@ __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const 
     }
   }
   if constexpr (has_values<V>) {
-    V* dst_values = pick(buf.values, to);
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < Items; ++j)
@@ -133,6 +132,20 @@ struct lookback_words {
 };
 inline constexpr int lookback_header_words = 32;
 
+/// The segments of a segmented pass (one launch sorts many independent runs by one digit):
+/// each segment's tiles take consecutive tile slots, and the look-back of a tile stops at its
+/// segment's first tile, which publishes its counts as an inclusive prefix. Device arrays, per
+/// segment unless noted; built by detail/sort/segmented.cuh.
+struct segment_table {
+  const int* tile_segment;          // per tile slot: its segment
+  const std::int64_t* first_tile;   // the segment's first tile slot
+  const std::int64_t* begin;        // the segment's keys in the pass's source buffer: [begin, end)
+  const std::int64_t* end;
+  const unsigned long long* base;   // segment x digit: where the digit's first key goes in dst
+  void* const* key_dst;             // where the segment's keys (and values) go
+  void* const* value_dst;
+};
+
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
 ///   state:     portion tiles x 256 look-back words and the tile counter, zeroed.
 ///   next:      the next launch's words: its tile counter and next_tiles tiles zeroed here
@@ -146,12 +159,14 @@ inline constexpr int lookback_header_words = 32;
 /// their ranks as they are ranked, before the look-back; the scatter then reads them back in
 /// order. No register holds a key, a value or a rank across the look-back, which lowers the
 /// kernel's register peak.
-template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks, bool StageEarly>
+/// Segmented: the launch sorts the segments of `segments` (portion_begin, portion_end, base_in
+/// and base_out unused), each from its begin in the source buffer to its own destination.
+template <key_kind Kind, class U, class V, int Block, int Items, int MinBlocks, bool StageEarly, bool Segmented>
 __global__ void __launch_bounds__(Block, MinBlocks)
 onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portion_begin,
                 std::int64_t portion_end, digit_of<Kind, U> dig, lookback_words words,
                 lookback_words next, std::int64_t next_tiles, const unsigned long long* base_in,
-                unsigned long long* base_out) {
+                unsigned long long* base_out, segment_table segments) {
   using ranker = count_then_rank<Block, Items>;
   constexpr int tile = Block * Items;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -172,12 +187,33 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   if (!pl->active[pass]) return;
   const int from = pl->src[pass], to = pl->dst[pass];
   const U* src = pick(buf.keys, from);
-  U* dst = pick(buf.keys, to);
+  // (Taken here, ahead of the tile counter: taken after it, ptxas spills 132 bytes at 512 x 22.)
+  U* const dst = pick(buf.keys, to);
   // Tiles are handed out in launch order (not blockIdx), so every tile a block waits for
   // in the look-back belongs to a block that is already running.
   if (threadIdx.x == 0) tile_slot = atomicAdd(tile_counter, 1u);
   __syncthreads();
-  const std::int64_t tile_id = tile_slot;
+  // slot: the tile's look-back words; tile_id: its place in its portion or segment.
+  const std::int64_t slot = tile_slot;
+  [[maybe_unused]] int segment = 0;
+  std::int64_t tile_id = slot;
+  if constexpr (Segmented) {
+    segment = segments.tile_segment[slot];
+    tile_id = slot - segments.first_tile[segment];
+    portion_begin = segments.begin[segment];
+    portion_end = segments.end[segment];
+    base_in = segments.base + static_cast<std::int64_t>(segment) * radix;
+  }
+  // A segment's destinations, read from its table where used (held in registers across the
+  // kernel, they make ptxas spill).
+  const auto keys_dst = [&]() -> U* {
+    if constexpr (Segmented) return static_cast<U*>(segments.key_dst[segment]);
+    else return dst;
+  };
+  [[maybe_unused]] const auto values_dst = [&]() -> V* {
+    if constexpr (Segmented) return static_cast<V*>(segments.value_dst[segment]);
+    else return pick(buf.values, to);
+  };
   const std::int64_t tile_begin = portion_begin + tile_id * tile;
   const int tile_n = static_cast<int>(portion_end - tile_begin < tile ? portion_end - tile_begin : tile);
   const std::int64_t tiles = ceil_div(portion_end - portion_begin, tile);
@@ -246,7 +282,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   }
   if (threadIdx.x == pad_digit) count -= pads;
   if (threadIdx.x < radix)
-    store_relaxed_u32(state + tile_id * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
+    store_relaxed_u32(state + slot * radix + threadIdx.x, (tile_id == 0 ? status_prefix : status_aggregate) | count);
   ranker::offsets(s.u.rank, count);
   [[maybe_unused]] unsigned rank[StageEarly ? 1 : Items];
   if constexpr (StageEarly) {
@@ -267,26 +303,26 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     const int d = threadIdx.x;
     unsigned exclusive = 0;
     if (tile_id != 0) {
-      exclusive = onesweep_lookback(state, tile_id, d);
-      store_relaxed_u32(state + tile_id * radix + d, status_prefix | (exclusive + count));
+      exclusive = onesweep_lookback(state, slot, d);
+      store_relaxed_u32(state + slot * radix + d, status_prefix | (exclusive + count));
     }
     const unsigned long long start = base_in[d] + exclusive;
     // At least 0: no tile holds more keys below digit d than the whole input does.
     const long long out_offset = static_cast<long long>(start) - s.u.rank.digit_start[d];
     if constexpr (out_bases) {
-      s.key_out[d] = dst + out_offset;
+      s.key_out[d] = keys_dst() + out_offset;
       if constexpr (widens<V>) {
         // An int64 base for the wide pass, kept in the same slot (the store reads it back as
         // int64).
         s.value_out[d] = wide_out() ? reinterpret_cast<V*>(reinterpret_cast<std::uint64_t*>(buf.values[1]) + out_offset)
                                     : pick(buf.values, to) + out_offset;
       } else if constexpr (has_values<V>) {
-        s.value_out[d] = pick(buf.values, to) + out_offset;
+        s.value_out[d] = values_dst() + out_offset;
       }
     } else {
       s.offset[d] = out_offset;
     }
-    if (tile_id == tiles - 1) base_out[d] = start + count;
+    if (!Segmented && tile_id == tiles - 1) base_out[d] = start + count;
   }
   __syncthreads();  // the ranking storage is read for the last time above
 
@@ -296,7 +332,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // digit's output base plus its position, read in order so that runs of a digit are
     // coalesced. A full tile skips the bounds test (a branch per key).
     [[maybe_unused]] V* dst_values = nullptr;  // (with 64-bit offsets)
-    if constexpr (has_values<V> && !out_bases) dst_values = pick(buf.values, to);
+    if constexpr (has_values<V> && !out_bases) dst_values = values_dst();
     // narrow_index positions: stored as int64 where wide_out. Both widths store at one byte
     // address, the position scaled by 4 or 8, under a predicate each (a copy of the loop per
     // width spills at 384 x 28 as well; see sort_tuning::narrow_positions_from).
@@ -323,7 +359,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
             }
           } else {
             const long long at = s.offset[d] + i;
-            dst[at] = stored_bits(k);
+            keys_dst()[at] = stored_bits(k);
             if constexpr (widens<V>) {
               store_value(dst_values, at, s.values[i]);
             } else if constexpr (has_values<V>) {
@@ -343,13 +379,16 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     if (hold_sortable && raw_out()) store([&](U k) { return dig.raw(k); });
     else store([](U k) { return k; });
   } else {
-    scatter_late<Block, Items>(s, key, rank, value, dig, dst, buf, to, first, tile_n, wide_out());
+    V* dst_values = nullptr;
+    if constexpr (has_values<V>) dst_values = values_dst();
+    scatter_late<Block, Items>(s, key, rank, value, dig, keys_dst(), dst_values, first, tile_n, wide_out());
   }
 }
 
 /// onesweep_kernel at one shape, and its dynamic shared memory.
-template <key_kind Kind, class U, class V, onesweep_shape S>
-inline constexpr auto onesweep_kernel_for = onesweep_kernel<Kind, U, V, S.block, S.items, S.min_blocks, S.stage_early>;
+template <key_kind Kind, class U, class V, onesweep_shape S, bool Segmented = false>
+inline constexpr auto onesweep_kernel_for =
+    onesweep_kernel<Kind, U, V, S.block, S.items, S.min_blocks, S.stage_early, Segmented>;
 template <class U, class V, onesweep_shape S>
 inline constexpr std::size_t onesweep_smem_bytes = sizeof(onesweep_storage<U, V, S.block, S.items, S.stage_early>);
 

@@ -179,10 +179,12 @@ inline void note_sent_pieces(nccl_communicator& c, const std::vector<std::int64_
 /// plans[i].recv[q] into out[i] from rank q (offsets and counts in items of `item_bytes`),
 /// grouped ncclSend/ncclRecv as ncclUint8, except the piece a rank keeps, which moves by a
 /// device-to-device copy first (NCCL's send to self runs at about half the copy's bandwidth).
-/// in[i], out[i] and plans[i] belong to local rank i; out must not overlap in.
+/// in[i], out[i] and plans[i] belong to local rank i; no range received overlaps a range sent.
+/// streams[i]: local rank i's stream for the call (empty: the ranks' own streams).
 inline void exchange_pieces(nccl_communicator& c, std::span<const void* const> in, std::span<void* const> out,
                             std::size_t item_bytes, std::span<const transfer_plan> plans, const char* what,
-                            const char* operation) {
+                            const char* operation, std::span<const cudaStream_t> streams = {}) {
+  const auto stream_of = [&](nccl_local_rank& l, int i) { return streams.empty() ? l.stream : streams[static_cast<std::size_t>(i)]; };
   const int p = c.size();
   auto src = [&](int i, const piece& s) {
     return static_cast<const unsigned char*>(in[static_cast<std::size_t>(i)]) + s.offset * item_bytes;
@@ -196,7 +198,7 @@ inline void exchange_pieces(nccl_communicator& c, std::span<const void* const> i
     const piece& r = plan.recv[static_cast<std::size_t>(l.rank)];
     if (s.count > 0)
       check_cuda(cudaMemcpyAsync(dst(i, r), src(i, s), static_cast<std::size_t>(s.count) * item_bytes,
-                                 cudaMemcpyDeviceToDevice, l.stream),
+                                 cudaMemcpyDeviceToDevice, stream_of(l, i)),
                  "cudaMemcpyAsync", operation);
   });
   grouped(c, what, operation, [&](nccl_local_rank& l, int i) {
@@ -206,10 +208,10 @@ inline void exchange_pieces(nccl_communicator& c, std::span<const void* const> i
       const piece& s = plan.send[static_cast<std::size_t>(q)];
       const piece& r = plan.recv[static_cast<std::size_t>(q)];
       if (s.count > 0)
-        check_nccl(ncclSend(src(i, s), static_cast<std::size_t>(s.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+        check_nccl(ncclSend(src(i, s), static_cast<std::size_t>(s.count) * item_bytes, ncclUint8, q, l.comm, stream_of(l, i)),
                    l.comm, "ncclSend", operation);
       if (r.count > 0)
-        check_nccl(ncclRecv(dst(i, r), static_cast<std::size_t>(r.count) * item_bytes, ncclUint8, q, l.comm, l.stream),
+        check_nccl(ncclRecv(dst(i, r), static_cast<std::size_t>(r.count) * item_bytes, ncclUint8, q, l.comm, stream_of(l, i)),
                    l.comm, "ncclRecv", operation);
     }
   });

@@ -1,5 +1,6 @@
-// Distributed sort on GPU ranks (sample sort with exact balance); the phases of the CPU ranks'
-// sort (detail/mpi/sort.hpp), with the local work on scankit::cuda:
+// Distributed sort on GPU ranks: the radix sort of radix_sort.cuh where it applies
+// (sort_config::split), else the sample sort with exact balance below, the phases of the CPU
+// ranks' sort (detail/mpi/sort.hpp) with the local work on scankit::cuda:
 //
 //   phase 1  exchange: ncclAllGather of the call records (shard size, output capacity); wait
 //   phase 2  local sort of the shard into scratch (onesweep; stable)
@@ -37,6 +38,7 @@
 #include "scankit/cuda/sort.hpp"
 #include "scankit/dist/detail/nccl/exchange.cuh"
 #include "scankit/dist/detail/nccl/kernels.cuh"
+#include "scankit/dist/detail/nccl/radix_sort.cuh"
 #include "scankit/dist/detail/nccl/rebalance.cuh"
 #include "scankit/dist/detail/plan.hpp"
 #include "scankit/dist/detail/signature.hpp"
@@ -77,6 +79,7 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   sig.add_value(opts.begin_bit);
   sig.add_value(opts.end_bit);
   sig.add_value(per_rank);
+  sig.add_value(static_cast<int>(cfg.split));
 
   // ---- phase 1: exchange of sizes and capacities -------------------------------------------------
   c.mark_phase("records", true);
@@ -103,6 +106,15 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   const auto layout = balance(gather_records(c, sig.value(), failed, where), where);
   const auto& sizes = layout.sizes;
   const auto& target = layout.target;
+  std::vector<std::int64_t> result;
+  for (int i = 0; i < L; ++i) result.push_back(target[static_cast<std::size_t>(c.local(i).rank)]);
+
+  // The radix sort where it applies (radix_sort.cuh); it declines skewed top digits.
+  if (cfg.split != sort_config::split_kind::samples && radix_sort_applies<K>(begin, end, sizes, vbytes) &&
+      radix_sort<K, Val, pairs>(c, keys_in, keys_out, values_in, values_out, opts, cfg, sizes, target, where)) {
+    c.end_phases();
+    return result;
+  }
 
   // ---- phases 2 and 3: local sort, samples ----------------------------------------------------------
   c.mark_phase("local sort");
@@ -280,8 +292,6 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
     if constexpr (pairs) exchange_pieces(c, sorted_values, vout, sizeof(Val), moves, "ncclSend/ncclRecv", where);
   }
   c.end_phases();
-  std::vector<std::int64_t> result;
-  for (int i = 0; i < L; ++i) result.push_back(target[static_cast<std::size_t>(c.local(i).rank)]);
   return result;
 }
 
