@@ -36,6 +36,14 @@ void add_dist_options(CLI::App& app, dist_cli_options& d, bool sort) {
         ->check(CLI::IsMember({"automatic", "radix", "samples"}))
         ->needs(gpus)
         ->capture_default_str();
+  if (sort)
+    app.add_option("--exchange-parts", d.exchange_parts,
+                   "The radix sort's exchange in N parts, each sorted while the next one arrives (needs --gpus; 0: "
+                   "the default, 1: no overlap)")
+        ->check(CLI::Range(0, 256))
+        ->needs(gpus)
+        ->type_name("N")
+        ->capture_default_str();
 }
 
 int check_dist_options(const CLI::App& app, const dist_cli_options& d, std::initializer_list<const char*> unsupported) {

@@ -21,6 +21,7 @@ struct dist_cli_options {
   std::string gpus;              // empty: the one-GPU bench
   std::string keys = "uniform";  // sort: uniform | equal | zipf | sorted | all
   std::string split = "automatic";  // sort: automatic | radix | samples
+  int exchange_parts = 0;           // sort: scankit::dist::sort_config::exchange_parts
 };
 
 /// Everything the distributed bench runs.
@@ -32,6 +33,7 @@ struct dist_bench_options {
   int value_bytes = 0;    // sort: 0 keys only, else 4 or 8 (u32 or u64 values)
   std::string keys = "uniform";
   std::string split = "automatic";  // sort: scankit::dist::sort_config::split
+  int exchange_parts = 0;           // sort: scankit::dist::sort_config::exchange_parts
   double selectivity = 0.5;  // compact
   int reps = 10;
   std::optional<std::uint64_t> seed;

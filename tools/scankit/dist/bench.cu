@@ -722,7 +722,7 @@ int report(context& cx, const dist_bench_options& o, const run_setup& su, const 
             << ".\n";
   nlohmann::json params = {{"gpus", o.gpus}, {"ranks", p}, {"processes", cx.j.procs}, {"devices", devices},
                            {"type", o.type}, {"reps", o.reps}, {"seed", cx.seed}, {"scaling", su.weak ? "weak" : "strong"}};
-  if (su.primitive == "sort") params["keys"] = o.keys, params["value_bytes"] = o.value_bytes, params["split"] = o.split;
+  if (su.primitive == "sort") params["keys"] = o.keys, params["value_bytes"] = o.value_bytes, params["split"] = o.split, params["exchange_parts"] = o.exchange_parts;
   if (su.primitive == "compact") params["selectivity"] = o.selectivity;
   return finish_bench(o.json, su.primitive, query_system(), params, su.n, out);
 }
@@ -781,6 +781,7 @@ context make_context(const dist_bench_options& o, job j, sd::nccl_communicator& 
   cx.sort_cfg.split = o.split == "radix"     ? sd::sort_config::split_kind::radix
                       : o.split == "samples" ? sd::sort_config::split_kind::samples
                                              : sd::sort_config::split_kind::automatic;
+  cx.sort_cfg.exchange_parts = o.exchange_parts;
   // Every process uses rank 0's seed (a random one differs per process).
 #ifdef SCANKIT_TOOLS_HAS_MPI
   if (j.mpi) job::check_mpi(MPI_Bcast(&cx.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");

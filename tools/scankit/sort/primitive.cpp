@@ -78,7 +78,7 @@ class sort_primitive final : public primitive_with_options<sort_bench_options, s
         check_dist_value("--type", bench_.type, {"u32", "u64"});
         if (bench_.pairs) check_dist_value("--value-bytes", std::to_string(bench_.value_bytes), {"4", "8"});
         d.primitive = "sort", d.n = bench_.n, d.type = bench_.type, d.value_bytes = bench_.pairs ? bench_.value_bytes : 0;
-        d.keys = dist_.keys, d.split = dist_.split, d.reps = bench_.reps, d.seed = bench_.seed, d.json = bench_.json;
+        d.keys = dist_.keys, d.split = dist_.split, d.exchange_parts = dist_.exchange_parts, d.reps = bench_.reps, d.seed = bench_.seed, d.json = bench_.json;
         action = [d] { return run_dist_bench(d); };
         return;
       }
