@@ -57,7 +57,8 @@ struct sort_config {
   ///              the keys by that digit, the exchange sends each range to its rank, which sorts
   ///              the digits below per top digit; then the exact balance. Applies to keys of 2
   ///              bytes or more over their whole width with at most 2^30 - 1 keys per rank and
-  ///              per top digit; elsewhere the samples;
+  ///              per top digit, with onesweep as the local sort (cuda::sort_config's
+  ///              algorithm: its passes are segmented onesweep passes); elsewhere the samples;
   ///   samples    the sample sort: a full local sort, splitters from regular samples, the
   ///              exchange, the merge of the received pieces.
   enum class split_kind { automatic, radix, samples };

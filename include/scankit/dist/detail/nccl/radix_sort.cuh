@@ -110,7 +110,7 @@ bool radix_sort(nccl_communicator& c, std::span<const device_shard<const K>> key
                                              : radix_exchange_parts;
   std::vector<radix_rank_layout> layout;
   for (int i = 0; i < L; ++i) layout.push_back(plan_radix_rank(counts, split, c.local(i).rank, parts));
-  // Pinned staging for the split's digit bases and each part's bucket sort tables, taken now
+  // Pinned staging for the split's digit bases and each part's bucket sort tables, taken here
   // (nothing is in flight from it after the wait above, so it may grow) and written at
   // disjoint places: the copy of one may still be pending when the next is written.
   constexpr std::size_t base_bytes = sizeof(unsigned long long) * top_digits;

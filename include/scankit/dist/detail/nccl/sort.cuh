@@ -110,7 +110,8 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   for (int i = 0; i < L; ++i) result.push_back(target[static_cast<std::size_t>(c.local(i).rank)]);
 
   // The radix sort where it applies (radix_sort.cuh); it declines skewed top digits.
-  if (cfg.split != sort_config::split_kind::samples && radix_sort_applies<K>(begin, end, sizes, vbytes) &&
+  if (cfg.split != sort_config::split_kind::samples && local_cfg.algorithm == scankit::cuda::sort_algorithm::onesweep &&
+      radix_sort_applies<K>(begin, end, sizes, vbytes) &&
       radix_sort<K, Val, pairs>(c, keys_in, keys_out, values_in, values_out, opts, cfg, sizes, target, where)) {
     c.end_phases();
     return result;
