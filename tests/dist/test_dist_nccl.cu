@@ -113,6 +113,13 @@ TEST(DistNcclThreads, MismatchedCallsAndLocalFailuresReachBothRanks) {
     std::vector<dist::device_shard<int>> out = {{a.out.get(), rank == 0 ? 50 : 100}};
     if (rank == 0) EXPECT_THROW(dist::inclusive_scan<int>(c, in, out), invalid_argument);
     else EXPECT_THROW(dist::inclusive_scan<int>(c, in, out), dist::remote_error);
+    // Sorts that would take different paths or exchange layouts.
+    std::vector<dist::device_shard<int>> sorted = {{a.out.get(), 100}};
+    EXPECT_THROW(dist::sort_keys<int>(c, in, sorted, {}, {.exchange_parts = rank == 0 ? 1 : 2}), dist::mismatch_error);
+    EXPECT_THROW(dist::sort_keys<int>(c, in, sorted, {},
+                                      {.split = rank == 0 ? dist::sort_config::split_kind::radix
+                                                          : dist::sort_config::split_kind::samples}),
+                 dist::mismatch_error);
     EXPECT_EQ(dist::inclusive_scan(c, a.in.get(), a.out.get(), 100), 200);
   });
   if (!ran) GTEST_SKIP() << "needs 2 GPUs";

@@ -469,6 +469,8 @@ template <key_kind Kind, class U, class V, onesweep_shape shape>
 void run_bucket_sort(const bucket_sort& r) {
   constexpr int bits = static_cast<int>(sizeof(U)) * 8, passes = bits / digit_bits - 1;
   static_assert(passes >= 1, "the bucket sort is for keys of 2 bytes or more");
+  // An odd number of passes ends reading r.keys, so the last pass may write into keys_alt.
+  static_assert(passes % 2 == 1, "the bucket sort's passes alternate between two buffers");
   constexpr std::int64_t tile = shape.tile();
   auto kernel = onesweep_kernel_for<Kind, U, V, shape, true>;
   constexpr std::size_t smem = onesweep_smem_bytes<U, V, shape>;

@@ -337,7 +337,10 @@ class nccl_communicator {
   /// CUDA event on each local rank's stream where one of its phases begins and where the call's
   /// enqueued work ends; last_phases() turns the events of the latest call into times. Host
   /// waits inside a call belong to the phase they end, since the next phase's work is enqueued
-  /// after them. Off, the calls create and record no events.
+  /// after them. Off, the calls create and record no events. Every rank records or none: the
+  /// radix sort runs its exchange in one part while recording (so that each phase is timed
+  /// alone), and its ranks must agree on the parts, so the sort's call record carries the flag
+  /// and a mismatch fails the call on every rank.
   void record_phases(bool on) {
     if (on && !phases_) phases_ = std::make_unique<phase_log>();
     if (!on) release_phases();

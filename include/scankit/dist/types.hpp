@@ -65,8 +65,9 @@ struct sort_config {
   split_kind split = split_kind::automatic;
   /// The radix sort's exchange in this many parts (consecutive ranges of each rank's top
   /// digits), so that a rank sorts the part that has arrived while the next one crosses the
-  /// interconnect (on a stream of its own). 0: radix_exchange_parts; 1: no overlap (also what
-  /// runs while the communicator records phase times, so that each phase is timed alone).
+  /// interconnect (on a stream of its own; at most 256 are used, one per top digit).
+  /// 0: radix_exchange_parts; 1: no overlap (also what runs while the communicator records
+  /// phase times, so that each phase is timed alone).
   int exchange_parts = 0;
 };
 

@@ -105,8 +105,9 @@ bool radix_sort(nccl_communicator& c, std::span<const device_shard<const K>> key
     return false;
   // The exchange in parts that overlap the sort of the parts before (one part while phases
   // are timed, so that each phase is timed alone).
+  // At most one part per top digit (more cannot be sorted apart).
   const int parts = c.recording_phases()       ? 1
-                    : cfg.exchange_parts > 0 ? cfg.exchange_parts
+                    : cfg.exchange_parts > 0 ? std::min(cfg.exchange_parts, top_digits)
                                              : radix_exchange_parts;
   std::vector<radix_rank_layout> layout;
   for (int i = 0; i < L; ++i) layout.push_back(plan_radix_rank(counts, split, c.local(i).rank, parts));

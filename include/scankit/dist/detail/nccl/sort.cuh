@@ -80,6 +80,11 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
   sig.add_value(opts.end_bit);
   sig.add_value(per_rank);
   sig.add_value(static_cast<int>(cfg.split));
+  // What else decides the path and the radix sort's layout, so that ranks that would take
+  // different ones fail together instead of waiting on each other.
+  sig.add_value(cfg.exchange_parts);
+  sig.add_value(local_cfg.algorithm == scankit::cuda::sort_algorithm::onesweep);
+  sig.add_value(c.recording_phases());
 
   // ---- phase 1: exchange of sizes and capacities -------------------------------------------------
   c.mark_phase("records", true);
@@ -90,11 +95,18 @@ std::vector<std::int64_t> sort(nccl_communicator& c, std::span<const device_shar
         const auto k = at(keys_in, i);
         std::tie(begin, end) = scankit::detail::sort_bit_range(opts, radix_traits<K>::bits, where);
         if (cfg.samples_per_rank < 0) throw invalid_argument(std::string(where) + ": negative samples_per_rank");
+        if (cfg.exchange_parts < 0) throw invalid_argument(std::string(where) + ": negative exchange_parts");
         scankit::detail::check_size(k.size, where);
         scankit::detail::check_pointer(k.data, k.size, "keys", where);
         if constexpr (pairs) {
           if (at(values_in, i).size != k.size) throw invalid_argument(std::string(where) + ": values and keys differ in number");
           scankit::detail::check_pointer(at(values_in, i).data, k.size, "values", where);
+          // As the one-GPU sort requires (values move as words of up to 8 bytes).
+          constexpr std::size_t align = std::min<std::size_t>(sizeof(Val), 8);
+          if (reinterpret_cast<std::uintptr_t>(at(values_in, i).data) % align ||
+              reinterpret_cast<std::uintptr_t>(at(values_out, i).data) % align)
+            throw invalid_argument(std::string(where) + ": value pointers must be aligned to " + std::to_string(align) +
+                                   " bytes");
         }
       },
       [&](int i) {
