@@ -599,15 +599,25 @@ void run_bucket_sort(const bucket_sort& r) {
   }
 }
 
+/// f(std::type_identity<V>{}, std::integral_constant<onesweep_shape, tile>{}) for the value
+/// type of `value_bytes` and the main tile of keys K (2 bytes or more).
 template <class K, class F>
-void with_value_type(std::size_t value_bytes, F&& f) {
-  switch (value_bytes) {
-    case 0: return f(std::type_identity<no_value>{});
-    case 4: return f(std::type_identity<blob_of<4>::type>{});
-    case 8: return f(std::type_identity<blob_of<8>::type>{});
-    case 16: return f(std::type_identity<blob_of<16>::type>{});
+void on_main_tile(std::size_t value_bytes, F&& f) {
+  using U = typename radix_traits<K>::bits_t;
+  if constexpr (sizeof(K) >= 2) {
+    const auto with = [&](auto v) {
+      with_main_tile<U, typename decltype(v)::type>([&](auto shape) { f(v, shape); });
+    };
+    switch (value_bytes) {
+      case 0: return with(std::type_identity<no_value>{});
+      case 4: return with(std::type_identity<blob_of<4>::type>{});
+      case 8: return with(std::type_identity<blob_of<8>::type>{});
+      case 16: return with(std::type_identity<blob_of<16>::type>{});
+    }
+    throw invalid_argument("scankit::dist radix sort: values are 0, 4, 8 or 16 bytes");
+  } else {
+    throw invalid_argument("scankit::dist radix sort: keys of 2 bytes or more");
   }
-  throw invalid_argument("scankit::dist radix sort: values are 0, 4, 8 or 16 bytes");
 }
 
 }  // namespace scankit::cuda::detail::radix
@@ -625,36 +635,22 @@ const unsigned long long* top_digit_starts(const K* keys, std::int64_t n, const 
 template <class K>
 void split_by_top_digit(const top_digit_split& r) {
   using U = typename radix_traits<K>::bits_t;
-  if constexpr (sizeof(K) >= 2) {
+  if (r.n > top_digit_split_limit(sizeof(K), r.value_bytes))
+    throw invalid_argument("scankit::dist radix sort: too many keys for one split by the top digit");
+  radix::on_main_tile<K>(r.value_bytes, [&](auto v, auto shape) {
     if (r.n == 0) return;
-    if (r.n > top_digit_split_limit(sizeof(K), r.value_bytes))
-      throw invalid_argument("scankit::dist radix sort: too many keys for one split by the top digit");
-    radix::with_value_type<K>(r.value_bytes, [&](auto v) {
-      using V = typename decltype(v)::type;
-      radix::with_main_tile<U, V>([&](auto shape) {
-        radix::run_split_by_top_digit<radix_traits<K>::kind, U, V, decltype(shape)::value>(r);
-      });
-    });
-  } else {
-    throw invalid_argument("scankit::dist radix sort: keys of 2 bytes or more");
-  }
+    radix::run_split_by_top_digit<radix_traits<K>::kind, U, typename decltype(v)::type, decltype(shape)::value>(r);
+  });
 }
 
 template <class K>
 void sort_buckets(const bucket_sort& r) {
   using U = typename radix_traits<K>::bits_t;
-  if constexpr (sizeof(K) >= 2) {
-    if (r.staging_bytes < bucket_sort_staging_bytes(r.buckets, r.pieces))
-      throw invalid_argument("scankit::dist radix sort: staging memory too small");
-    radix::with_value_type<K>(r.value_bytes, [&](auto v) {
-      using V = typename decltype(v)::type;
-      radix::with_main_tile<U, V>([&](auto shape) {
-        radix::run_bucket_sort<radix_traits<K>::kind, U, V, decltype(shape)::value>(r);
-      });
-    });
-  } else {
-    throw invalid_argument("scankit::dist radix sort: keys of 2 bytes or more");
-  }
+  if (r.staging_bytes < bucket_sort_staging_bytes(r.buckets, r.pieces))
+    throw invalid_argument("scankit::dist radix sort: staging memory too small");
+  radix::on_main_tile<K>(r.value_bytes, [&](auto v, auto shape) {
+    radix::run_bucket_sort<radix_traits<K>::kind, U, typename decltype(v)::type, decltype(shape)::value>(r);
+  });
 }
 
 template <class K>

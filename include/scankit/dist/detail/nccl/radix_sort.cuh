@@ -178,15 +178,15 @@ bool radix_sort(nccl_communicator& c, std::span<const device_shard<const K>> key
   for (int g = 0; g < parts; ++g) {
     std::vector<transfer_plan> plans;
     for (const auto& lay : layout) plans.push_back(lay.exchange[ui(g)]);
-    std::vector<const void*> in(keys.begin(), keys.end());
-    std::vector<void*> out(keys.begin(), keys.end());
     const std::span<const cudaStream_t> streams = parts > 1 ? std::span<const cudaStream_t>(side) : std::span<const cudaStream_t>();
-    exchange_pieces(c, in, out, kb, plans, "ncclSend/ncclRecv of the pieces", where, streams);
-    if constexpr (Pairs) {
-      std::vector<const void*> vin(values.begin(), values.end());
-      std::vector<void*> vout(values.begin(), values.end());
-      exchange_pieces(c, vin, vout, vb, plans, "ncclSend/ncclRecv of the pieces", where, streams);
-    }
+    // Within each rank's buffer: the ranges sent and received do not overlap.
+    const auto exchange = [&](const auto& buffers, std::size_t item_bytes) {
+      const std::vector<const void*> in(buffers.begin(), buffers.end());
+      const std::vector<void*> out(buffers.begin(), buffers.end());
+      exchange_pieces(c, in, out, item_bytes, plans, "ncclSend/ncclRecv of the pieces", where, streams);
+    };
+    exchange(keys, kb);
+    if constexpr (Pairs) exchange(values, vb);
     if (parts > 1)
       for_each_local(c, [&](nccl_local_rank&, int i) {
         check_cuda(cudaEventRecord(event(i, g + 1), side[ui(i)]), "cudaEventRecord", where);
@@ -210,13 +210,14 @@ bool radix_sort(nccl_communicator& c, std::span<const device_shard<const K>> key
     const piece kept = moves[ui(i)].send[r];
     const std::int64_t at_out = moves[ui(i)].recv[r].offset;
     const auto inside = [&](std::int64_t s0, std::int64_t s1) { return s0 >= kept.offset && s1 <= kept.offset + kept.count; };
+    const auto kept_at = [&](auto* out, std::int64_t s) { return out + at_out + (s - kept.offset); };  // bucket item s
     std::vector<void*> kdst(ui(lay.buckets)), vdst(ui(lay.buckets));
     for (int d = 0; d < lay.buckets; ++d) {
       const std::int64_t s0 = lay.bucket_start[ui(d)], s1 = lay.bucket_start[ui(d) + 1];
       const bool in_out = s1 > s0 && inside(s0, s1);
-      kdst[ui(d)] = in_out ? static_cast<void*>(at(keys_out, i).data + at_out + (s0 - kept.offset)) : static_cast<void*>(side_k + s0);
-      if constexpr (Pairs)
-        vdst[ui(d)] = in_out ? static_cast<void*>(at(values_out, i).data + at_out + (s0 - kept.offset)) : static_cast<void*>(side_v + s0);
+      const auto dst = [&](auto* out, auto* side) -> void* { return in_out ? kept_at(out, s0) : side + s0; };
+      kdst[ui(d)] = dst(at(keys_out, i).data, side_k);
+      if constexpr (Pairs) vdst[ui(d)] = dst(at(values_out, i).data, side_v);
     }
     std::size_t ws_bytes = 0;
     for (int g = 0; g < parts; ++g) {
@@ -249,14 +250,13 @@ bool radix_sort(nccl_communicator& c, std::span<const device_shard<const K>> key
       const std::int64_t s0 = lay.bucket_start[ui(d)], s1 = lay.bucket_start[ui(d) + 1];
       const std::int64_t k0 = std::max(s0, kept.offset), k1 = std::min(s1, kept.offset + kept.count);
       if (k1 <= k0 || inside(s0, s1)) continue;
-      const auto to = at_out + (k0 - kept.offset);
-      check_cuda(cudaMemcpyAsync(at(keys_out, i).data + to, side_k + k0, kb * static_cast<std::size_t>(k1 - k0),
-                                 cudaMemcpyDeviceToDevice, l.stream),
-                 "cudaMemcpyAsync", where);
-      if constexpr (Pairs)
-        check_cuda(cudaMemcpyAsync(at(values_out, i).data + to, side_v + k0, vb * static_cast<std::size_t>(k1 - k0),
+      const auto copy = [&](auto* out, const auto* side) {
+        check_cuda(cudaMemcpyAsync(kept_at(out, k0), side + k0, sizeof(*side) * static_cast<std::size_t>(k1 - k0),
                                    cudaMemcpyDeviceToDevice, l.stream),
                    "cudaMemcpyAsync", where);
+      };
+      copy(at(keys_out, i).data, side_k);
+      if constexpr (Pairs) copy(at(values_out, i).data, side_v);
     }
   });
 
