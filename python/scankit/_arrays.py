@@ -328,6 +328,10 @@ class CupyOps:
         import cupy
 
         self.cp = cupy
+        # ndarray's own C-contiguity field where CuPy exposes it: x.flags builds a Flags object on
+        # every call, a sizeable part of a small call's cost.
+        if not hasattr(cupy.ndarray, "_c_contiguous"):
+            self.flat_device = self._flat_device_flags
 
     def dtype_name(self, x):
         return _numpy_dtype_name(x.dtype)
@@ -361,10 +365,15 @@ class CupyOps:
 
     def flat_device(self, x):
         """x's GPU if x is a contiguous 1-D array, else -1 (the small calls' fast paths)."""
+        return x.data.device_id if x.ndim == 1 and x._c_contiguous else -1
+
+    def _flat_device_flags(self, x):
         return x.data.device_id if x.ndim == 1 and x.flags.c_contiguous else -1
 
     def empty_flat_like(self, x, device):
         """An uninitialized array like the contiguous 1-D `x` (dtype, device)."""
+        if self.cp.cuda.runtime.getDevice() == device:
+            return self.cp.ndarray(x.shape, x.dtype)  # what cupy.empty calls, less a Python frame
         return self.empty(x.shape, x.dtype, device)
 
     def capturing(self):

@@ -23,7 +23,7 @@ except OSError as e:  # pragma: no cover - depends on how the package was built
     ) from e
 
 # sk_status codes (python/src/capi.h)
-OK, EVALUE, ETYPE, ENOMEM, ENODEVICE, ECUDA, EOTHER = range(7)
+OK, EVALUE, ETYPE, ENOMEM, ENODEVICE, ECUDA, EOTHER, ECAPTURING = range(8)
 
 # sk_dtype codes
 DTYPE_CODES = {
@@ -102,23 +102,27 @@ def raise_status(status, message):
 # sk_scan takes its arguments as one block (sk_scan_args in capi.h): one ctypes conversion
 # instead of fourteen. Each thread packs into its own block, since ctypes lets other threads
 # run during the call.
-_SCAN_ARGS = struct.Struct("<4q3Q3q2QqQ")
+_SCAN_ARGS = struct.Struct("<4q3Q3q2QqQQ")
+SCAN_KEPT_WORKSPACE = 1
 _blocks = threading.local()
 
 
 def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace, workspace_bytes,
-         stream):
+         stream, flags=0):
     """sk_scan: every pointer and the stream as an int (0: none); algorithm as bytes (b"": the
-    default)."""
+    default). With flags=SCAN_KEPT_WORKSPACE it returns False, having queued nothing, when the
+    stream is capturing a CUDA graph (else None)."""
     block = getattr(_blocks, "scan", None)
     if block is None:
         buf = (ctypes.c_int64 * (_SCAN_ARGS.size // 8))()
         block = _blocks.scan = (buf, ctypes.addressof(buf))
     name = ctypes.create_string_buffer(algorithm) if algorithm else None  # alive until the call returns
     _SCAN_ARGS.pack_into(block[0], 0, device, dtype, op, exclusive, init, x, out, outer, length, inner,
-                         0 if name is None else ctypes.addressof(name), workspace, workspace_bytes, stream)
+                         0 if name is None else ctypes.addressof(name), workspace, workspace_bytes, stream, flags)
     status = _fns["scan"](block[1])
     if status != OK:
+        if status == ECAPTURING:
+            return False
         _raise(status)
 
 

@@ -180,19 +180,24 @@ def _gpu_flat(x, name, exclusive):
     if ops is None or ops.name not in _FAST_KINDS:
         return None
     dev = ops.flat_device(x)
-    if dev < 0 or ops.capturing():
+    if dev < 0:
         return None
     s = ops.stream(dev)
     shapes = kept_shapes()
     key = ("scan", x.dtype, dev, s, x.shape[0])
     e = shapes.get(key)
     if e is None:
+        if ops.capturing():  # the entry would remember a workspace of this call's own
+            return None
         e = shapes[key] = _gpu_flat_entry(x, dev, s)
     if not e or (name in _BITWISE and e[0] in _FLOAT_CODES):
         return None
     res = ops.empty_flat_like(x, dev)
-    _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, b"",
-               e[3], e[2], s)
+    # The library checks for a graph capture (which may not hold the kept workspace) beside the
+    # launch, for a fraction of what asking the array library here would cost every call.
+    if _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, b"",
+                  e[3], e[2], s, _capi.SCAN_KEPT_WORKSPACE if e[3] else 0) is False:
+        return None
     return res
 
 

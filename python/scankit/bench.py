@@ -293,14 +293,13 @@ def per_call_steps(x, calls=2000):
         res = ops.empty_flat_like(x, dev)
         xp, rp = ops.ptr(x), ops.ptr(res)
         steps = [("array kind and layout", per_call(lambda: ops.flat_device(x))),
-                 ("graph-capture check", per_call(ops.capturing)),
                  ("current stream", per_call(lambda: ops.stream(dev))),
                  ("per-shape entry (type, workspace)", per_call(lambda: _core.kept_shapes().get(key))),
                  ("result allocation", per_call(lambda: ops.empty_flat_like(x, dev))),
                  ("2 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res)))),
-                 ("C call (ctypes and the C++ call)",
-                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", entry[3], entry[2], s),
-                           drain=True))]
+                 ("C call (capture check, ctypes, the C++ call)",
+                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", entry[3], entry[2], s,
+                                              _capi.SCAN_KEPT_WORKSPACE if entry[3] else 0), drain=True))]
     else:
         res = ops.empty_like(a.x, a.dtype, dev)
         xp, rp = ops.ptr(x), ops.ptr(res)

@@ -134,7 +134,7 @@ int sk_scan(const sk_scan_args* a) {
     else
       gpu::scan(device, dtype, op, a->exclusive != 0, p(a->init), p(a->in), p(a->out), a->outer,
                 a->len, a->inner, str(algorithm), p(a->workspace), a->workspace_bytes,
-                static_cast<std::uintptr_t>(a->stream));
+                static_cast<std::uintptr_t>(a->stream), (a->flags & SK_SCAN_KEPT_WORKSPACE) != 0);
   });
 }
 

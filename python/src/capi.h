@@ -40,7 +40,9 @@ enum sk_status {
   SK_ENOMEM = 3,    /* out of host or device memory (MemoryError) */
   SK_ENODEVICE = 4, /* no GPU, or a library built without CUDA (RuntimeError) */
   SK_ECUDA = 5,     /* any other CUDA error (RuntimeError) */
-  SK_EOTHER = 6     /* anything else (RuntimeError) */
+  SK_EOTHER = 6,    /* anything else (RuntimeError) */
+  SK_ECAPTURING = 7 /* sk_scan with SK_SCAN_KEPT_WORKSPACE on a stream capturing a CUDA graph:
+                       nothing was queued; call again with a workspace of the call's own */
 };
 
 enum sk_dtype {
@@ -89,7 +91,7 @@ SK_API const char* sk_algorithms(const char* primitive);
 SK_API int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
                              const char* algorithm, int64_t* bytes);
 /* sk_scan's arguments, one 64-bit field each, in one block: ctypes converts each argument of a
- * call on its own, and for fourteen of them that was a third of a small Python call's cost; a
+ * call on its own, and for fifteen of them that was a third of a small Python call's cost; a
  * block packed by struct.pack_into is one pointer to convert. Pointers and the stream are
  * addresses (0: NULL); algorithm is the address of a NUL-terminated name (0: the default). */
 typedef struct sk_scan_args {
@@ -99,7 +101,13 @@ typedef struct sk_scan_args {
   uint64_t algorithm, workspace;
   int64_t workspace_bytes;
   uint64_t stream;
+  uint64_t flags; /* SK_SCAN_KEPT_WORKSPACE or 0 */
 } sk_scan_args;
+/* The workspace is one the caller reuses from call to call. A CUDA graph's replays may run
+ * beside later calls, so such a workspace must not be captured: on a capturing stream sk_scan
+ * then returns SK_ECAPTURING without queueing anything. (Made here, the check costs a small
+ * call far less than a Python caller's own query of the stream.) */
+#define SK_SCAN_KEPT_WORKSPACE 1
 SK_API int sk_scan(const sk_scan_args* args);
 
 /* The mean wall-clock microseconds of one C++ call of the device scan (scankit::cuda::scan: an

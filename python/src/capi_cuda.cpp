@@ -186,8 +186,15 @@ std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int6
 
 void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in,
           void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
-          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
+          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream,
+          bool kept_workspace) {
   device_scope scope(device);
+  if (kept_workspace) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check(cudaStreamIsCapturing(as_stream(stream), &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone)
+      throw capturing_error("scan: the stream is capturing a CUDA graph; the kept workspace may not be captured");
+  }
   require_type(dtype, scan_types, "scan");
   if (outer < 0 || len < 0 || inner < 0) throw scankit::invalid_argument("scan: negative shape");
   scankit::detail::check_size(outer * len * inner, "scan");

@@ -18,6 +18,12 @@ class type_error : public scankit::error {
   using error::error;
 };
 
+/// A kept workspace offered on a stream that is capturing a CUDA graph (SK_ECAPTURING).
+class capturing_error : public scankit::error {
+ public:
+  using error::error;
+};
+
 /// Runs f, turning every exception into a status code and its message into `last_error`.
 template <class F>
 int guarded(std::string& last_error, F&& f) noexcept {
@@ -27,6 +33,9 @@ int guarded(std::string& last_error, F&& f) noexcept {
   } catch (const type_error& e) {
     last_error = e.what();
     return SK_ETYPE;
+  } catch (const capturing_error& e) {
+    last_error = e.what();
+    return SK_ECAPTURING;
   } catch (const scankit::invalid_argument& e) {
     last_error = e.what();
     return SK_EVALUE;

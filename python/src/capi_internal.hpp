@@ -284,9 +284,11 @@ bool built();
 int device_count();
 std::int64_t scan_workspace(int device, int dtype, std::int64_t outer, std::int64_t len,
                             std::int64_t inner, const std::string& algorithm);
+/// kept_workspace: throws capturing_error, queueing nothing, when `stream` is capturing a graph.
 void scan(int device, int dtype, int op, bool exclusive, const void* init, const void* in,
           void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
-          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
+          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream,
+          bool kept_workspace);
 double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream);
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm);

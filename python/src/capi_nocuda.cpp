@@ -21,7 +21,7 @@ std::int64_t scan_workspace(int, int, std::int64_t, std::int64_t, std::int64_t,
   none();
 }
 void scan(int, int, int, bool, const void*, const void*, void*, std::int64_t, std::int64_t,
-          std::int64_t, const std::string&, void*, std::int64_t, std::uintptr_t) {
+          std::int64_t, const std::string&, void*, std::int64_t, std::uintptr_t, bool) {
   none();
 }
 double time_scan(int, int, std::int64_t, int, std::uintptr_t) {
