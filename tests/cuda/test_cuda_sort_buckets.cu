@@ -156,7 +156,8 @@ struct bucket_case {
 template <class K>
 void check_buckets(const bucket_case& c, bool descending, std::size_t vb) {
   const int B = c.buckets, P = c.pieces, S = B * P;
-  SCOPED_TRACE(::testing::Message() << B << " buckets of " << P << " pieces"
+  const std::int64_t items = std::accumulate(c.count.begin(), c.count.end(), std::int64_t{0});
+  SCOPED_TRACE(::testing::Message() << B << " buckets of " << P << " pieces, " << items << " items"
                                     << (descending ? ", descending" : ", ascending") << ", value bytes " << vb
                                     << (c.dst_in_alt ? ", destinations in keys_alt" : ""));
   using U = bits_of<K>;
@@ -178,7 +179,9 @@ void check_buckets(const bucket_case& c, bool descending, std::size_t vb) {
       v.resize(static_cast<std::size_t>(c.count[static_cast<std::size_t>(b * P + j)]));
       for (auto& k : v) {
         const U low = ties ? few[any(g) % few.size()] : static_cast<U>(any(g));
-        const U rank = static_cast<U>((static_cast<U>(digit[b]) << (bits - 8)) | (low & static_cast<U>(~U{0} >> 8)));
+        // (The mask cast back to U before the shift: ~U{0} of a 16-bit U is the int -1.)
+        constexpr U below_top = static_cast<U>(static_cast<U>(~U{0}) >> 8);
+        const U rank = static_cast<U>((static_cast<U>(digit[b]) << (bits - 8)) | (low & below_top));
         k = key_of_rank<K>(rank, descending);
       }
     }
