@@ -8,11 +8,12 @@ results are views of a buffer with room for every item; copy them to free the re
 """
 
 import ctypes
+import threading
 
 from . import _capi
-from ._arrays import same_place, wrap
-from ._core import (check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize, prod, ptr,
-                    reusable_workspace, stream)
+from ._arrays import _ops_of_type, same_place, wrap
+from ._core import (_KEEP_BYTES, check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize,
+                    kept_shapes, prod, ptr, reusable_workspace, stream)
 from ._sort import _sort1d
 
 _GPU_VALUE_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64", "uint8")
@@ -93,6 +94,57 @@ def _mask_of_pred(a, pred, threshold):
     return a.ops.ne_zero(x)
 
 
+_FAST_KINDS = ("torch", "cupy")
+_count = threading.local()
+
+
+def _gpu_select_exact(x, mask):
+    """x[mask] of a contiguous 1-D torch or CuPy GPU array and a bool mask like it, or None where
+    that does not apply. What depends only on the dtype, device, stream and length (the item
+    size, the workspace's size and the kept workspace, which also holds the count: it is read
+    back before the call returns) comes from one look-up in kept_shapes(), so the call costs
+    the result's allocation, the C call and the count's round trip."""
+    ops = _ops_of_type.get(type(x))
+    if ops is None or ops.name not in _FAST_KINDS or type(mask) is not type(x):
+        return None
+    dev = ops.flat_device(x)
+    if dev < 0 or ops.flat_device(mask) != dev or mask.shape != x.shape or ops.dtype_name(mask) != "bool":
+        return None
+    s = ops.stream(dev)
+    shapes = kept_shapes()
+    key = ("select", x.dtype, dev, s, x.shape[0])
+    e = shapes.get(key)
+    if e is None:
+        if ops.capturing():  # the entry would remember a workspace of this call's own
+            return None
+        e = shapes[key] = _select_entry(x, dev, s)
+    if not e:
+        return None
+    out = ops.empty_flat_like(x, dev)
+    _capi.call("select_flagged", dev, e[0], ops.ptr(x), ops.ptr(mask), ops.ptr(out), e[1], e[4], b"", e[3], e[2], s)
+    value = getattr(_count, "value", None)
+    if value is None:
+        value = _count.value = ctypes.c_int64(0)
+    _capi.call("read_count", dev, e[4], s, ctypes.byref(value))
+    return out[: value.value]
+
+
+def _select_entry(x, dev, s):
+    """(item bytes, n, workspace bytes, workspace address, count address) for _gpu_select_exact,
+    or False: an item size the kernels do not move, or a workspace too large to keep."""
+    a = wrap(x)
+    item = itemsize(a.dtype)
+    if item not in (1, 4, 8):
+        return False
+    n = int(x.shape[0])
+    nbytes = _capi.workspace_bytes("compact", dev, n, item, b"")
+    at = (nbytes + 15) // 16 * 16  # the count's word, past the kernels' bytes
+    if at + 16 > _KEEP_BYTES:
+        return False
+    ws = a.ops.ptr(reusable_workspace(a, at + 16, s))
+    return (item, n, nbytes, ws, ws + at)
+
+
 def select(x, mask=None, *, less_than=None, greater_than=None, size=None, fill_value=0, algorithm=None):
     """The items of ``x`` where ``mask`` is true (``x[mask]``), in order, as a 1-D array.
 
@@ -100,6 +152,10 @@ def select(x, mask=None, *, less_than=None, greater_than=None, size=None, fill_v
     ``size=`` returns exactly that many items (``fill_value`` past the selected ones) without
     waiting for the GPU. Any dtype; ``algorithm``: one of ``scankit.algorithms("compact")``.
     """
+    if mask is not None and size is None and algorithm is None and less_than is None and greater_than is None:
+        r = _gpu_select_exact(x, mask)
+        if r is not None:
+            return r
     a = wrap(x)
     ops = a.ops
     size = check_size_arg(size, "select")

@@ -200,3 +200,32 @@ def test_cpp_scan_timing_entry():
         _capi.time_scan(0, "int32", 1 << 12, 0, 0)
     with pytest.raises(TypeError):
         _capi.time_scan(0, "int8", 1 << 12, 10, 0)
+
+
+@pytest.mark.parametrize("lib", ["torch", "cupy"])
+def test_repeated_selects_keep_their_results(rng, lib):
+    """Exact selects of one shape reuse what they looked up once (workspace, count word): results
+    of earlier calls stay intact, on the default and a side stream, between other shapes and types."""
+    mod = pytest.importorskip(lib)
+    if scankit.device_count() == 0 or (lib == "torch" and not mod.cuda.is_available()):
+        pytest.skip("no GPU")
+    to_gpu = (lambda a: mod.from_numpy(a).cuda()) if lib == "torch" else mod.asarray
+    to_host = (lambda y: y.cpu().numpy()) if lib == "torch" else mod.asnumpy
+    cases = []
+    for n, dtype in [(4097, "int32"), (65537, "int64"), (4097, "int32"), (1, "uint8"), (0, "float32"),
+                     (4097, "float64"), (65537, "int64")]:
+        x = (rng.integers(-1000, 1000, n)).astype(dtype)
+        m = rng.random(n) < rng.random()
+        cases.append((x, m, scankit.select(to_gpu(x), to_gpu(m))))
+    if lib == "torch":
+        s = mod.cuda.Stream()
+        s.wait_stream(mod.cuda.current_stream())
+        with mod.cuda.stream(s):
+            for x, m, _ in cases[:3]:
+                cases.append((x, m, scankit.select(to_gpu(x), to_gpu(m))))
+        s.synchronize()
+    x = rng.integers(0, 100, 8000).astype(np.int32)
+    m = rng.random(8000) < 0.5
+    cases.append((x[::2], m[::2], scankit.select(to_gpu(x)[::2], to_gpu(m)[::2])))  # strided: the general path
+    for x, m, got in cases:
+        np.testing.assert_array_equal(to_host(got), x[m])
