@@ -2,7 +2,8 @@
 call today, for the same work in the same process.
 
 On a GPU (PyTorch and/or CuPy present), each row times the median of ``--reps`` runs with CUDA
-events on the current stream, after a warm-up run; without a GPU it times scankit's CPU backend
+events on the current stream, after an untimed warm-up run (a call whose timed run takes over
+200 ms is timed once: the slow baselines); without a GPU it times scankit's CPU backend
 against NumPy with a wall clock. Columns: the work, scankit's time, then each baseline's time
 and scankit's speedup over it (baseline time / scankit time).
 
