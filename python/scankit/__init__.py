@@ -16,11 +16,16 @@ Errors: TypeError (unsupported dtype), ValueError (shapes, axes, devices, names)
 (out of memory), RuntimeError (no GPU, or a build without CUDA). See docs/PYTHON.md.
 """
 
-from . import _capi
-from ._compact import compress, flatnonzero, nonzero, partition, select, unique, unique_consecutive
-from ._histogram import bincount, histogram
-from ._scan import cummax, cummin, cumprod, cumsum, scan
-from ._sort import argsort, sort, sort_by_key
+from . import _capi, _compact, _histogram, _scan, _sort
+from ._arrays import memory_errors as _memory_errors
+
+scan, cumsum, cumprod, cummax, cummin = map(_memory_errors, (_scan.scan, _scan.cumsum, _scan.cumprod, _scan.cummax,
+                                                            _scan.cummin))
+sort, argsort, sort_by_key = map(_memory_errors, (_sort.sort, _sort.argsort, _sort.sort_by_key))
+select, compress, nonzero, flatnonzero, partition, unique, unique_consecutive = map(
+    _memory_errors, (_compact.select, _compact.compress, _compact.nonzero, _compact.flatnonzero, _compact.partition,
+                     _compact.unique, _compact.unique_consecutive))
+histogram, bincount = map(_memory_errors, (_histogram.histogram, _histogram.bincount))
 
 __version__ = _capi.version()
 

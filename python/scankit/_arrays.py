@@ -10,6 +10,7 @@ absent, without a copy, and results are handed back through the input library's
 ``from_dlpack`` where it has one.
 """
 
+import functools
 import sys
 
 import numpy as np
@@ -44,6 +45,25 @@ def _translate_oom(e):
             type(e).__name__ == "AcceleratorError" and "out of memory" in str(e)):
         return MemoryError(str(e))
     return None
+
+
+def memory_errors(f):
+    """A public function whose out-of-memory failures reach the caller as MemoryError, wherever
+    they happen on the way: scankit's own allocations raise it, but an array library's copy or
+    conversion (a strided input made contiguous, a dtype widened) raises that library's error,
+    which PyTorch makes a RuntimeError."""
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except RuntimeError as e:
+            m = _translate_oom(e)
+            if m is None:
+                raise
+            raise m from e
+
+    return call
 
 
 class NumpyOps:

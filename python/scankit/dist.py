@@ -36,6 +36,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import _capi
+from ._arrays import memory_errors
 from ._core import host_scalar
 
 _here = os.path.dirname(os.path.abspath(__file__))
@@ -309,6 +310,7 @@ def _ptr(a):
     return a.ctypes.data if a.size else None
 
 
+@memory_errors
 def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False):
     """This rank's part of the prefix scan of the global sequence (rank order).
 
@@ -334,11 +336,13 @@ def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False
     return (out, total[0]) if return_total else out
 
 
+@memory_errors
 def cumsum(comm, x, *, exclusive=False):
     """This rank's part of the cumulative sum of the global sequence; see :func:`scan`."""
     return scan(comm, x, "sum", exclusive=exclusive)
 
 
+@memory_errors
 def select(comm, x, *, less_than=None, greater_than=None):
     """The items of this rank's shard that are nonzero, or ``< less_than``, or
     ``> greater_than``, in order, with their place in the global result: a
@@ -357,6 +361,7 @@ def select(comm, x, *, less_than=None, greater_than=None):
     return Selection(out[: result[0]], int(result[1]), int(result[2]))
 
 
+@memory_errors
 def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
     """The global counts (int64, on every rank) of ``bins`` even bins over ``range = (lower,
     upper)``. Unlike ``numpy.histogram`` the last bin is half-open too: a sample equal to
@@ -374,6 +379,7 @@ def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
     return counts.view(np.int64)
 
 
+@memory_errors
 def bincount(comm, x, length):
     """The global counts (int64, on every rank) of the keys 0, 1, ..., ``length - 1``; other
     keys are not counted (the global maximum is not looked for: pass the length)."""
@@ -388,6 +394,7 @@ def bincount(comm, x, length):
     return counts.view(np.int64)
 
 
+@memory_errors
 def sort(comm, x, *, descending=False):
     """This rank's share of the global sort: rank r gets the r-th of the ranks' balanced shares
     (``n // size`` items, one more on the first ``n % size`` ranks, n the global length) of the

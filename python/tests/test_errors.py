@@ -132,6 +132,44 @@ def test_device_out_of_memory_is_a_memory_error(gpu_backend):
         a.ops.empty((1 << 50,), "uint8", a.device)
 
 
+def test_array_library_out_of_memory_is_a_memory_error(monkeypatch):
+    """Out of memory raised by an array library on the way (PyTorch's OutOfMemoryError is a
+    RuntimeError) reaches the caller as MemoryError; other errors pass unchanged."""
+
+    class OutOfMemoryError(RuntimeError):
+        pass
+
+    def fails_with(e):
+        def f(*args, **kwargs):
+            raise e
+        return f
+
+    import scankit._scan
+
+    monkeypatch.setattr(scankit._scan, "wrap", fails_with(OutOfMemoryError("CUDA out of memory")))
+    with pytest.raises(MemoryError, match="out of memory"):
+        scankit.cumsum(np.arange(5))
+    monkeypatch.setattr(scankit._scan, "wrap", fails_with(RuntimeError("something else")))
+    with pytest.raises(RuntimeError, match="something else") as err:
+        scankit.cumsum(np.arange(5))
+    assert not isinstance(err.value, MemoryError)
+    assert scankit.cumsum.__doc__ == scankit._scan.cumsum.__doc__
+
+
+def test_input_too_large_to_copy_is_a_memory_error(gpu_backend):
+    """A strided GPU input whose contiguous copy (1 TiB) does not fit: MemoryError, from the
+    scans, sorts and selections alike."""
+    x = gpu_backend.asarray(np.arange(4, dtype=np.int32))
+    if gpu_backend.name == "cupy":
+        huge = gpu_backend.cp.broadcast_to(x[:1], (1 << 38,))
+    else:
+        huge = x[:1].expand(1 << 38)
+    for f in (scankit.cumsum, scankit.sort, lambda y: scankit.select(y, greater_than=0)):
+        with pytest.raises(MemoryError):
+            f(huge)
+    np.testing.assert_array_equal(gpu_backend.numpy(x), np.arange(4))
+
+
 def test_inputs_are_not_modified(backend, rng):
     x = rng.integers(0, 100, 5000).astype(np.int32)
     m = rng.random(5000) < 0.5

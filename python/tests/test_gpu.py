@@ -1,6 +1,8 @@
 """GPU specifics: the caller's stream and device, libraries mixed, large inputs."""
 
 import os
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -229,3 +231,77 @@ def test_repeated_selects_keep_their_results(rng, lib):
     cases.append((x[::2], m[::2], scankit.select(to_gpu(x)[::2], to_gpu(m)[::2])))  # strided: the general path
     for x, m, got in cases:
         np.testing.assert_array_equal(to_host(got), x[m])
+
+
+def _library_of_its_own(name, takes_results):
+    """A stand-in for a GPU array library scankit does not know (as Numba and JAX are): its
+    arrays speak only ``__cuda_array_interface__`` (CaiArray) or DLPack (DLPackArray), and
+    with ``takes_results`` the library has ``from_dlpack``, through which results come back as
+    its own arrays."""
+    mod = types.ModuleType(name)
+
+    class CaiArray:
+        def __init__(self, base):
+            self.base = base
+
+        @property
+        def __cuda_array_interface__(self):
+            return self.base.__cuda_array_interface__
+
+    class DLPackArray:
+        def __init__(self, base):
+            self.base = base
+
+        def __dlpack__(self, **kwargs):
+            return self.base.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.base.__dlpack_device__()
+
+    for c in (CaiArray, DLPackArray):
+        c.__module__ = name
+        setattr(mod, c.__name__, c)
+    if takes_results:
+        mod.from_dlpack = DLPackArray
+    return mod
+
+
+@pytest.mark.parametrize("protocol", ["cuda_array_interface", "dlpack"])
+@pytest.mark.parametrize("takes_results", [True, False])
+def test_arrays_of_other_libraries(rng, monkeypatch, protocol, takes_results):
+    """GPU arrays known only by a protocol run where they live, without a copy of the input:
+    results come back as the caller's library's arrays where it can take them (from_dlpack),
+    else as arrays of the library that viewed them (CuPy, else PyTorch)."""
+    cp = pytest.importorskip("cupy")
+    if scankit.device_count() == 0:
+        pytest.skip("no GPU")
+    name = f"sk_other_gpu_arrays_{protocol}_{int(takes_results)}"
+    lib = _library_of_its_own(name, takes_results)
+    monkeypatch.setitem(sys.modules, name, lib)
+    make = lib.CaiArray if protocol == "cuda_array_interface" else lib.DLPackArray
+
+    def host(r):
+        if takes_results:
+            assert isinstance(r, lib.DLPackArray)
+            r = r.base
+        assert isinstance(r, cp.ndarray)
+        return cp.asnumpy(r)
+
+    xn = rng.integers(-1000, 1000, 65537).astype(np.int32)
+    mn = rng.random(xn.size) < 0.4
+    xg, mg = cp.asarray(xn), cp.asarray(mn)
+    x, m = make(xg), make(mg)
+    np.testing.assert_array_equal(host(scankit.cumsum(x)), np.cumsum(xn, dtype=np.int32))
+    np.testing.assert_array_equal(host(scankit.sort(x, descending=True)), np.sort(xn)[::-1])
+    np.testing.assert_array_equal(host(scankit.argsort(x)), np.argsort(xn, kind="stable"))
+    np.testing.assert_array_equal(host(scankit.select(x, m)), xn[mn])
+    np.testing.assert_array_equal(host(scankit.bincount(make(cp.abs(xg)), minlength=1001)),
+                                  np.bincount(np.abs(xn), minlength=1001))
+    u, c = scankit.unique(x, return_counts=True)
+    wu, wc = np.unique(xn, return_counts=True)
+    np.testing.assert_array_equal(host(u), wu)
+    np.testing.assert_array_equal(host(c), wc)
+    np.testing.assert_array_equal(cp.asnumpy(xg), xn)  # the input is read where it lives, not changed
+    np.testing.assert_array_equal(cp.asnumpy(mg), mn)
+    with pytest.raises(ValueError, match="libraries"):
+        scankit.select(x, cp.asarray(mn))
