@@ -13,7 +13,7 @@ import threading
 from . import _capi
 from ._arrays import _ops_of_type, same_place, wrap
 from ._core import (_KEEP_BYTES, check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize,
-                    kept_shapes, prod, ptr, reusable_workspace, stream)
+                    prod, ptr, reusable_workspace, shape_entry, stream)
 from ._sort import _sort1d
 
 _GPU_VALUE_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64", "uint8")
@@ -102,7 +102,7 @@ def _gpu_select_exact(x, mask):
     """x[mask] of a contiguous 1-D torch or CuPy GPU array and a bool mask like it, or None where
     that does not apply. What depends only on the dtype, device, stream and length (the item
     size, the workspace's size and the kept workspace, which also holds the count: it is read
-    back before the call returns) comes from one look-up in kept_shapes(), so the call costs
+    back before the call returns) comes from one look-up (shape_entry), so the call costs
     the result's allocation, the C call and the count's round trip."""
     ops = _ops_of_type.get(type(x))
     if ops is None or ops.name not in _FAST_KINDS or type(mask) is not type(x):
@@ -110,14 +110,7 @@ def _gpu_select_exact(x, mask):
     dev = ops.flat_device(x)
     if dev < 0 or ops.flat_device(mask) != dev or mask.shape != x.shape or ops.dtype_name(mask) != "bool":
         return None
-    s = ops.stream(dev)
-    shapes = kept_shapes()
-    key = ("select", x.dtype, dev, s, x.shape[0])
-    e = shapes.get(key)
-    if e is None:
-        if ops.capturing():  # the entry would remember a workspace of this call's own
-            return None
-        e = shapes[key] = _select_entry(x, dev, s)
+    e, s = shape_entry("select", x, ops, dev, _select_entry)
     if not e:
         return None
     out = ops.empty_flat_like(x, dev)

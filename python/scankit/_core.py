@@ -110,6 +110,22 @@ def kept_shapes():
     return shapes
 
 
+def shape_entry(kind, x, ops, dev, make):
+    """(entry, stream) of a fast path for the contiguous 1-D GPU array x: the entry is kept in
+    kept_shapes() under (kind, dtype, device, current stream, length) and made by
+    make(x, dev, stream) the first time. None while the stream captures a CUDA graph and there
+    is no entry yet: one made then would remember a workspace of that call's own."""
+    s = ops.stream(dev)
+    shapes = kept_shapes()
+    key = (kind, x.dtype, dev, s, x.shape[0])
+    e = shapes.get(key)
+    if e is None:
+        if ops.capturing():
+            return None, s
+        e = shapes[key] = make(x, dev, s)
+    return e, s
+
+
 def host_scalar(value, dtype):
     """One item of `dtype` in host memory, for the C ABI (keep the result alive during the call)."""
     if dtype == "bfloat16":

@@ -2,7 +2,7 @@
 
 from . import _capi
 from ._arrays import _ops_of_type, wrap
-from ._core import _KEEP_BYTES, dtype_name, host_scalar, kept_shapes, normalize_axis, prod, reusable_workspace
+from ._core import _KEEP_BYTES, dtype_name, host_scalar, normalize_axis, prod, reusable_workspace, shape_entry
 
 _NATIVE = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 # Types the library does not scan, and what they are scanned as.
@@ -174,22 +174,15 @@ _FLOAT_CODES = (_capi.DTYPE_CODES["float32"], _capi.DTYPE_CODES["float64"])
 def _gpu_flat(x, name, exclusive):
     """The plain 1-D scan of a contiguous torch or CuPy GPU array, or None where it does not
     apply. What depends only on the array's dtype, device, stream and length (the type code,
-    the workspace's size and the kept workspace's address) comes from one look-up in
-    kept_shapes(): a small call's time is then the result's allocation and the C call."""
+    the workspace's size and the kept workspace's address) comes from one look-up
+    (shape_entry): a small call's time is then the result's allocation and the C call."""
     ops = _ops_of_type.get(type(x))
     if ops is None or ops.name not in _FAST_KINDS:
         return None
     dev = ops.flat_device(x)
     if dev < 0:
         return None
-    s = ops.stream(dev)
-    shapes = kept_shapes()
-    key = ("scan", x.dtype, dev, s, x.shape[0])
-    e = shapes.get(key)
-    if e is None:
-        if ops.capturing():  # the entry would remember a workspace of this call's own
-            return None
-        e = shapes[key] = _gpu_flat_entry(x, dev, s)
+    e, s = shape_entry("scan", x, ops, dev, _gpu_flat_entry)
     if not e or (name in _BITWISE and e[0] in _FLOAT_CODES):
         return None
     res = ops.empty_flat_like(x, dev)
