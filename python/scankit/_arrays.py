@@ -37,12 +37,12 @@ def _numpy_dtype_name(dt):
 
 def _translate_oom(e):
     """PyTorch reports device OOM as a RuntimeError subclass (OutOfMemoryError from its caching
-    allocator, AcceleratorError naming cudaErrorMemoryAllocation with the cache off); scankit
-    raises MemoryError."""
+    allocator, AcceleratorError naming cudaErrorMemoryAllocation with the cache off), and so
+    does CuPy outside its memory pool (CUDARuntimeError); scankit raises MemoryError."""
     if isinstance(e, MemoryError):
         return None
     if type(e).__name__ == "OutOfMemoryError" or (
-            type(e).__name__ == "AcceleratorError" and "out of memory" in str(e)):
+            type(e).__name__ in ("AcceleratorError", "CUDARuntimeError") and "out of memory" in str(e)):
         return MemoryError(str(e))
     return None
 

@@ -132,12 +132,13 @@ def test_device_out_of_memory_is_a_memory_error(gpu_backend):
         a.ops.empty((1 << 50,), "uint8", a.device)
 
 
-def test_array_library_out_of_memory_is_a_memory_error(monkeypatch):
-    """Out of memory raised by an array library on the way (PyTorch's OutOfMemoryError is a
-    RuntimeError) reaches the caller as MemoryError; other errors pass unchanged."""
-
-    class OutOfMemoryError(RuntimeError):
-        pass
+@pytest.mark.parametrize("name,message", [("OutOfMemoryError", "CUDA out of memory"),
+                                          ("AcceleratorError", "CUDA error: out of memory"),
+                                          ("CUDARuntimeError", "cudaErrorMemoryAllocation: out of memory")])
+def test_array_library_out_of_memory_is_a_memory_error(monkeypatch, name, message):
+    """Out of memory raised by an array library on the way (PyTorch's errors and CuPy's outside
+    its pool are RuntimeErrors) reaches the caller as MemoryError; other errors pass unchanged."""
+    library_error = type(name, (RuntimeError,), {})
 
     def fails_with(e):
         def f(*args, **kwargs):
@@ -146,9 +147,14 @@ def test_array_library_out_of_memory_is_a_memory_error(monkeypatch):
 
     import scankit._scan
 
-    monkeypatch.setattr(scankit._scan, "wrap", fails_with(OutOfMemoryError("CUDA out of memory")))
+    monkeypatch.setattr(scankit._scan, "wrap", fails_with(library_error(message)))
     with pytest.raises(MemoryError, match="out of memory"):
         scankit.cumsum(np.arange(5))
+    if name != "OutOfMemoryError":
+        monkeypatch.setattr(scankit._scan, "wrap", fails_with(library_error("an illegal memory access")))
+        with pytest.raises(RuntimeError, match="illegal") as err:
+            scankit.cumsum(np.arange(5))
+        assert not isinstance(err.value, MemoryError)
     monkeypatch.setattr(scankit._scan, "wrap", fails_with(RuntimeError("something else")))
     with pytest.raises(RuntimeError, match="something else") as err:
         scankit.cumsum(np.arange(5))
