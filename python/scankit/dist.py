@@ -336,7 +336,6 @@ def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False
     return (out, total[0]) if return_total else out
 
 
-@memory_errors
 def cumsum(comm, x, *, exclusive=False):
     """This rank's part of the cumulative sum of the global sequence; see :func:`scan`."""
     return scan(comm, x, "sum", exclusive=exclusive)
