@@ -16,9 +16,10 @@ def _key_code(dtype):
     return _capi.DTYPE_CODES[dtype], dtype
 
 
-def _sort1d(a, keys, *, want_indices, descending, algorithm, values=None, value_bytes=0):
+def _sort1d(a, keys, *, want_indices, descending, algorithm, values=None, value_bytes=0, want_keys=True):
     """Sorts the 1-D contiguous `keys` (of a's library and device). Returns (sorted keys,
-    indices or sorted values or None)."""
+    indices or sorted values or None); with want_indices and not want_keys, the first is
+    scratch of unspecified contents (the GPU sort skips a write of the keys)."""
     ops = a.ops
     n = int(keys.shape[0])
     code, as_dtype = _key_code(a.dtype)
@@ -33,8 +34,9 @@ def _sort1d(a, keys, *, want_indices, descending, algorithm, values=None, value_
     vb = 8 if want_indices else value_bytes
     nbytes = (_capi.workspace_bytes("sort", a.device, code, n, vb, int(want_indices), alg) if a.device >= 0 else 0)
     ws = workspace(a, nbytes)
+    indices = (1 if want_keys else 2) if want_indices else 0
     _capi.call("sort", a.device, code, ops.ptr(kin), ops.ptr(kout), ptr(ops, values), ptr(ops, vout),
-               value_bytes, int(want_indices), n, int(bool(descending)), alg, ptr(ops, ws), nbytes, stream(a))
+               value_bytes, indices, n, int(bool(descending)), alg, ptr(ops, ws), nbytes, stream(a))
     if as_dtype != a.dtype:
         kout = ops.view(kout, a.dtype)
     return kout, vout
@@ -58,19 +60,22 @@ def _lines(a, axis, what):
     return y, (prod(shape[:-1]), int(shape[-1])), shape, axis
 
 
-def _sort_lines(a, y, rows, length, *, descending, algorithm):
-    """Sorted keys and indices (positions within each line) of `rows` lines of `length`."""
+def _sort_lines(a, y, rows, length, *, descending, algorithm, want_keys=True):
+    """Sorted keys (None unless want_keys) and indices (positions within each line) of `rows`
+    lines of `length`."""
     ops = a.ops
     keys = ops.reshape(y, (rows * length,))
-    k1, p1 = _sort1d(a, keys, want_indices=True, descending=descending, algorithm=algorithm)
+    k1, p1 = _sort1d(a, keys, want_indices=True, descending=descending, algorithm=algorithm, want_keys=want_keys)
+    if not want_keys:
+        k1 = None
     if rows <= 1:
         return k1, p1
     # Lines: a second stable sort by line number keeps each line's sorted order.
     line = ops.floor_divide(p1, length)
     line = ops.astype(line, "int32" if rows < 2**31 else "int64")
     la = a.with_array(line)
-    _, p2 = _sort1d(la, line, want_indices=True, descending=False, algorithm=algorithm)
-    keys_sorted = ops.take(k1, p2)
+    _, p2 = _sort1d(la, line, want_indices=True, descending=False, algorithm=algorithm, want_keys=False)
+    keys_sorted = ops.take(k1, p2) if want_keys else None
     pos = ops.remainder(ops.take(p1, p2), length)
     return keys_sorted, pos
 
@@ -113,7 +118,7 @@ def argsort(x, axis=-1, *, descending=False, stable=True, algorithm=None):
     a = wrap(x)
     ops = a.ops
     y, (rows, length), shape, ax = _lines(a, axis, "argsort")
-    _, idx = _sort_lines(a, y, rows, length, descending=descending, algorithm=algorithm)
+    _, idx = _sort_lines(a, y, rows, length, descending=descending, algorithm=algorithm, want_keys=False)
     return ops.wrap_result(_restore(ops, idx, shape, ax))
 
 

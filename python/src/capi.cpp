@@ -164,7 +164,7 @@ int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const vo
                  descending != 0, str(algorithm));
     else
       gpu::sort(device, dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0,
-                n, descending != 0, str(algorithm), workspace, workspace_bytes, stream);
+                indices == 2, n, descending != 0, str(algorithm), workspace, workspace_bytes, stream);
   });
 }
 

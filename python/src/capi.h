@@ -122,7 +122,9 @@ SK_API int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t s
  * total order for floats, NaNs last ascending). keys_out receives the sorted keys (keys_in is
  * not modified unless it is keys_out). value_bytes: 0 keys only; else values_in/values_out
  * hold n values of that many bytes (CPU: 1, 2, 4, 8, 16; GPU: 4, 8, 16), moved with their keys.
- * indices != 0: argsort, values_out receives the int64 input positions (values_in unused). */
+ * indices != 0: argsort, values_out receives the int64 input positions (values_in unused);
+ * indices == 2: the same where the caller does not want the keys: keys_out is scratch, its
+ * contents unspecified afterwards (the GPU sort then skips a write of the keys). */
 SK_API int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
                              const char* algorithm, int64_t* bytes);
 SK_API int sk_sort(int device, int dtype, const void* keys_in, void* keys_out,

@@ -273,8 +273,9 @@ std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_byt
 }
 
 void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
-          void* values_out, int value_bytes, bool indices, std::int64_t n, bool descending,
-          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
+          void* values_out, int value_bytes, bool indices, bool discard_keys, std::int64_t n,
+          bool descending, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+          std::uintptr_t stream) {
   device_scope scope(device);
   require_type(dtype, sort_types, "sort");
   if (!indices && value_bytes > 0) visit_bytes(value_bytes, sizes_gpu_sort, [](auto) {});
@@ -306,12 +307,15 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
       if (ws == nullptr) throw scankit::invalid_argument("sort: workspace is a null pointer");
       if (values_out == nullptr) throw scankit::invalid_argument("sort: null indices");
       auto* narrow = reinterpret_cast<std::uint32_t*>(static_cast<char*>(ws) + part);
-      sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
+      if (discard_keys) sc::argsort_without_keys(kin, kout, narrow, n, ws, part, s, opts, cfg);
+      else sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
       kernels::widen_indices(narrow, static_cast<std::int64_t*>(values_out), n, s);
     } else if (indices) {
       // One call: 32-bit positions between the passes and int64 written by the last one (int64
       // throughout beyond 2^32 keys).
-      sc::argsort(kin, kout, static_cast<std::int64_t*>(values_out), n, ws, wsb, s, opts, cfg);
+      auto* idx = static_cast<std::int64_t*>(values_out);
+      if (discard_keys) sc::argsort_without_keys(kin, kout, idx, n, ws, wsb, s, opts, cfg);
+      else sc::argsort(kin, kout, idx, n, ws, wsb, s, opts, cfg);
     } else if (value_bytes > 0) {
       visit_bytes(value_bytes, sizes_gpu_sort, [&](auto vtag) {
         using V = typename decltype(vtag)::type;
@@ -323,7 +327,7 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
       sc::sort_keys(kin, kout, n, ws, wsb, s, opts, cfg);
     }
   });
-  if (half && n > 0)
+  if (half && n > 0 && !(indices && discard_keys))
     kernels::half_keys(static_cast<const std::uint16_t*>(keys_out),
                        static_cast<std::uint16_t*>(keys_out), n, mant, false, s);
 }

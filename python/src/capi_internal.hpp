@@ -292,9 +292,11 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
 double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream);
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm);
+/// discard_keys (argsort only): keys_out is scratch; its contents are unspecified afterwards.
 void sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
-          void* values_out, int value_bytes, bool indices, std::int64_t n, bool descending,
-          const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
+          void* values_out, int value_bytes, bool indices, bool discard_keys, std::int64_t n,
+          bool descending, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
+          std::uintptr_t stream);
 std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes,
                                const std::string& algorithm);
 void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags,

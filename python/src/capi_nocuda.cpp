@@ -30,7 +30,7 @@ double time_scan(int, int, std::int64_t, int, std::uintptr_t) {
 std::int64_t sort_workspace(int, int, std::int64_t, int, bool, const std::string&) {
   none();
 }
-void sort(int, int, const void*, void*, const void*, void*, int, bool, std::int64_t, bool,
+void sort(int, int, const void*, void*, const void*, void*, int, bool, bool, std::int64_t, bool,
           const std::string&, void*, std::int64_t, std::uintptr_t) {
   none();
 }

@@ -72,6 +72,11 @@ TEST(CudaSortArgs, BadArgumentsThrowBeforeLaunching) {
   EXPECT_THROW(cuda::argsort(k, o, reinterpret_cast<std::uint32_t*>(bo.p), (std::int64_t{1} << 32) + 1,
                              ws.p, wb, nullptr),
                invalid_argument);
+  // argsort_without_keys still needs its scratch keys and its positions.
+  EXPECT_THROW((cuda::argsort_without_keys<std::uint32_t>(k, nullptr, bo.as<std::int64_t>(), 4, ws.p, wb, nullptr)),
+               invalid_argument);
+  EXPECT_THROW((cuda::argsort_without_keys<std::uint32_t, std::int64_t>(k, o, nullptr, 4, ws.p, wb, nullptr)),
+               invalid_argument);
   EXPECT_TRUE(bitwise_equal(keys, download<std::uint32_t>(in, 4)));
   cuda::sort_keys<std::uint32_t>(nullptr, nullptr, 0, nullptr, 0,
                                  nullptr);  // n == 0: nothing to do

@@ -131,14 +131,16 @@ FOR_EACH_KEY_TYPE(SORT_PATH_TESTS_FOR)
 // argsort with int64 positions (sort_config::positions): 32-bit positions between passes with
 // the int64 write in the last pass (narrow), 64 bits throughout (wide, what n > 2^32 takes),
 // and the automatic choice, on every onesweep tile, out of place (keys kept) and in place (the
-// final copy widens), against the serial stable reference. The workspace is exactly
-// argsort_workspace_bytes, and the output is poisoned first, so an unwritten or half-written
-// position fails.
+// final copy widens), and argsort_without_keys (the last pass skips the keys' stores), against
+// the serial stable reference. The workspace is exactly argsort_workspace_bytes, and the output
+// is poisoned first, so an unwritten or half-written position fails.
 
-/// argsort of `keys` with `cfg`, in place or not, against the stable serial reference.
+/// argsort of `keys` with `cfg`, in place or not, against the stable serial reference; with
+/// without_keys, argsort_without_keys (only the positions are compared).
 template <class K>
 ::testing::AssertionResult argsort_positions_match(const std::vector<K>& keys, const sort_options& opts,
-                                                   const cuda::sort_config& cfg, bool in_place) {
+                                                   const cuda::sort_config& cfg, bool in_place,
+                                                   bool without_keys = false) {
   const auto n = static_cast<std::int64_t>(keys.size());
   dmem in = upload(keys), kout(keys.size() * sizeof(K)), idx(keys.size() * sizeof(std::int64_t));
   poison(kout);
@@ -148,13 +150,21 @@ template <class K>
     return ::testing::AssertionFailure() << "argsort_workspace_bytes above sort_workspace_bytes(8), n = " << n;
   dmem ws(wb);
   K* out = in_place ? in.as<K>() : kout.as<K>();
-  cuda::argsort(in.as<K>(), out, idx.as<std::int64_t>(), n, ws.p, wb, nullptr, opts, cfg);
+  if (without_keys) cuda::argsort_without_keys(in.as<K>(), out, idx.as<std::int64_t>(), n, ws.p, wb, nullptr, opts, cfg);
+  else cuda::argsort(in.as<K>(), out, idx.as<std::int64_t>(), n, ws.p, wb, nullptr, opts, cfg);
   check(cudaDeviceSynchronize(), "argsort");
   auto want_idx = index_values<std::uint64_t>(n);
   auto want = keys;
   cpu::sort_pairs_serial(want.data(), want_idx.data(), n, opts);
   auto r = bitwise_equal(want_idx, download<std::uint64_t>(idx, keys.size()));
-  if (!r) return r << " (int64 argsort positions, n = " << n << (in_place ? ", in place)" : ")");
+  if (!r)
+    return r << " (int64 argsort positions, n = " << n << (in_place ? ", in place" : "")
+             << (without_keys ? ", without keys)" : ")");
+  if (without_keys) {
+    if (!in_place && !bitwise_equal(keys, download<K>(in, keys.size())))
+      return ::testing::AssertionFailure() << "argsort_without_keys wrote its input, n = " << n;
+    return r;
+  }
   r = bitwise_equal(want, download<K>(in_place ? in : kout, keys.size()));
   if (r && !in_place && !bitwise_equal(keys, download<K>(in, keys.size())))
     return ::testing::AssertionFailure() << "argsort wrote its input, n = " << n;
@@ -190,7 +200,11 @@ void argsort_positions() {
           for (auto p : {key_pattern::random, key_pattern::special}) {
             const auto keys = make_keys<K>(n, p);
             ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, false));
-            if (positions == cuda::sort_positions::narrow) ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, true));
+            ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, false, true));
+            if (positions == cuda::sort_positions::narrow) {
+              ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, true));
+              ASSERT_TRUE(argsort_positions_match(keys, opts, cfg, true, true));
+            }
           }
         }
   // A bit range of one digit (one active pass: the first pass is also the last) and of three.
@@ -199,7 +213,8 @@ void argsort_positions() {
     for (sort_options opts : {sort_options{.begin_bit = 0, .end_bit = 8}, sort_options{.begin_bit = 3, .end_bit = 7},
                               sort_options{.descending = true, .begin_bit = 1, .end_bit = 21}})
       if (opts.end_bit <= static_cast<int>(8 * sizeof(K)))
-        ASSERT_TRUE(argsort_positions_match(make_keys<K>(n, key_pattern::random), opts, cfg, false));
+        for (bool without_keys : {false, true})
+          ASSERT_TRUE(argsort_positions_match(make_keys<K>(n, key_pattern::random), opts, cfg, false, without_keys));
   }
 }
 

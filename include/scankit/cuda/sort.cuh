@@ -323,6 +323,7 @@ void run(const sort_request& r, int begin, int end) {
     buf.values[1] = static_cast<V*>(r.values_out);
   }
   buf.index_values = r.index_values;
+  buf.discard_keys = r.discard_keys;
   const bool in_place = buf.keys[0] == buf.keys[1] ||
                         (has_values<V> && !r.index_values && buf.values[0] == buf.values[1]);
   const int passes = (end - begin + digit_bits - 1) / digit_bits;

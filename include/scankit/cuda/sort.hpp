@@ -180,6 +180,7 @@ struct sort_request {
   void* values_out = nullptr;
   std::size_t value_bytes = 0;      // 0: keys only
   bool index_values = false;        // argsort: values_out receives positions (int64, or uint32 with 4-byte values)
+  bool discard_keys = false;        // argsort_without_keys: keys_out is scratch, its final contents unspecified
   std::int64_t n = 0;
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
@@ -315,6 +316,23 @@ void argsort(const K* d_keys_in, K* d_keys_out, I* d_indices_out, std::int64_t n
   r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
   r.value_bytes = sizeof(I), r.index_values = true, r.n = n, r.workspace = d_workspace;
   r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  detail::sort_device<K>(r);
+}
+
+/// argsort for a caller that does not want the sorted keys: d_keys_scratch (n keys) holds keys
+/// between the passes and is left with unspecified contents. Where the int64 positions move
+/// as 32 bits (sort_positions), the last pass then writes only the positions: one write of
+/// the keys less than argsort. Same workspace as argsort.
+template <class K, class I>
+  requires std::same_as<I, std::int64_t> || std::same_as<I, std::uint32_t>
+void argsort_without_keys(const K* d_keys_in, K* d_keys_scratch, I* d_indices_out, std::int64_t n, void* d_workspace,
+                       std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
+                       const sort_config& cfg = {}) {
+  detail::sort_request r;
+  r.keys_in = d_keys_in, r.keys_out = d_keys_scratch, r.values_out = d_indices_out;
+  r.value_bytes = sizeof(I), r.index_values = true, r.discard_keys = true, r.n = n;
+  r.workspace = d_workspace, r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts;
+  r.config = cfg;
   detail::sort_device<K>(r);
 }
 

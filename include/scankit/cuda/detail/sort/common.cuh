@@ -156,6 +156,9 @@ struct buffers {
   U* keys[3];
   V* values[3];
   bool index_values;
+  // The caller does not want the sorted keys (argsort_without_keys): a pass that writes the
+  // int64 positions into the caller's output skips its key stores.
+  bool discard_keys;
 };
 
 /// Stores position v (a narrow_index) as the int64 at out[i], where out is buffer 1's values:

@@ -79,11 +79,12 @@ struct onesweep_storage {
 };
 
 /// onesweep_kernel's scatter when staged late (after the look-back). wide: the pass writes
-/// narrow_index positions as int64 (the last pass of an int64 argsort; block-uniform).
+/// narrow_index positions as int64 (the last pass of an int64 argsort; block-uniform); with
+/// skip_keys it writes only them.
 template <int Block, int Items, class S, class U, class V, class W, class Dig>
 __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const unsigned (&rank)[Items],
                                              const W (&value)[Items], Dig dig, U* dst, V* dst_values, int first,
-                                             int tile_n, bool wide) {
+                                             int tile_n, bool wide, bool skip_keys) {
   // Scatter through shared memory: the tile in digit order, then each key to its digit's
   // offset plus its position, read in order so that runs of a digit are coalesced stores.
 #pragma unroll
@@ -96,7 +97,7 @@ __device__ __forceinline__ void scatter_late(S& s, const U (&key)[Items], const 
       const U k = s.u.keys[i];
       const unsigned d = dig(k);
       if constexpr (has_values<V>) s.digit[i] = static_cast<unsigned char>(d);
-      dst[s.offset[d] + i] = k;
+      if (!skip_keys) dst[s.offset[d] + i] = k;
     }
   }
   if constexpr (has_values<V>) {
@@ -239,6 +240,9 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // alternate buffer of an in-place sort's final copy), writes them as int64. Read from the
   // plan where used, as the flags above.
   const auto wide_out = [&] { return widens<V> && pl->raw_out[pass] != 0 && pl->final_copy == 0; };
+  // That pass stores no keys where the caller discards them (argsort_without_keys): it saves a
+  // write of every key.
+  const auto skip_keys = [&] { return widens<V> && buf.discard_keys && wide_out(); };
 
   // --- Phase 1: load the tile (padded past the end) ---
   // Load, warp-striped (each warp instruction reads 32 consecutive keys).
@@ -337,6 +341,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // address, the position scaled by 4 or 8, under a predicate each (a copy of the loop per
     // width spills at 384 x 28 as well; see sort_tuning::narrow_positions_from).
     [[maybe_unused]] const bool wide = wide_out();
+    [[maybe_unused]] const bool keys_out = !skip_keys();
     [[maybe_unused]] const unsigned value_shift = wide ? 3 : 2;
     [[maybe_unused]] const auto store_value = [&](auto* base, auto at, auto v) {
       char* const p = reinterpret_cast<char*>(base) + (static_cast<std::int64_t>(at) << value_shift);
@@ -351,7 +356,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
           const U k = s.keys[i];
           const unsigned d = key_digit(k);
           if constexpr (out_bases) {
-            s.key_out[d][i] = stored_bits(k);
+            if (!widens<V> || keys_out) s.key_out[d][i] = stored_bits(k);
             if constexpr (widens<V>) {
               store_value(s.value_out[d], static_cast<unsigned>(i), s.values[i]);
             } else if constexpr (has_values<V>) {
@@ -359,7 +364,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
             }
           } else {
             const long long at = s.offset[d] + i;
-            keys_dst()[at] = stored_bits(k);
+            if (!widens<V> || keys_out) keys_dst()[at] = stored_bits(k);
             if constexpr (widens<V>) {
               store_value(dst_values, at, s.values[i]);
             } else if constexpr (has_values<V>) {
@@ -381,7 +386,8 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   } else {
     V* dst_values = nullptr;
     if constexpr (has_values<V>) dst_values = values_dst();
-    scatter_late<Block, Items>(s, key, rank, value, dig, keys_dst(), dst_values, first, tile_n, wide_out());
+    scatter_late<Block, Items>(s, key, rank, value, dig, keys_dst(), dst_values, first, tile_n, wide_out(),
+                               skip_keys());
   }
 }
 
