@@ -300,6 +300,20 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   detail::sort_device<K>(r);
 }
 
+namespace detail {
+/// argsort and argsort_without_keys (discard_keys: keys_out is scratch).
+template <class K, class I>
+void argsort_device(const K* keys_in, K* keys_out, I* indices_out, std::int64_t n, void* workspace,
+                    std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts,
+                    const sort_config& cfg, bool discard_keys) {
+  sort_request r;
+  r.keys_in = keys_in, r.keys_out = keys_out, r.values_out = indices_out, r.value_bytes = sizeof(I);
+  r.index_values = true, r.discard_keys = discard_keys, r.n = n, r.workspace = workspace;
+  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
+  sort_device<K>(r);
+}
+}  // namespace detail
+
 /// The stable sorting permutation: d_indices_out[i] is the input position of the i-th
 /// smallest key; d_keys_out receives the sorted keys. Positions are std::int64_t, or
 /// std::uint32_t for n <= 2^32. The first pass makes the positions itself (no index array is
@@ -312,11 +326,8 @@ template <class K, class I>
 void argsort(const K* d_keys_in, K* d_keys_out, I* d_indices_out, std::int64_t n, void* d_workspace,
              std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
              const sort_config& cfg = {}) {
-  detail::sort_request r;
-  r.keys_in = d_keys_in, r.keys_out = d_keys_out, r.values_out = d_indices_out;
-  r.value_bytes = sizeof(I), r.index_values = true, r.n = n, r.workspace = d_workspace;
-  r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
-  detail::sort_device<K>(r);
+  detail::argsort_device(d_keys_in, d_keys_out, d_indices_out, n, d_workspace, workspace_bytes, stream, opts, cfg,
+                         false);
 }
 
 /// argsort for a caller that does not want the sorted keys: d_keys_scratch (n keys) holds keys
@@ -326,14 +337,10 @@ void argsort(const K* d_keys_in, K* d_keys_out, I* d_indices_out, std::int64_t n
 template <class K, class I>
   requires std::same_as<I, std::int64_t> || std::same_as<I, std::uint32_t>
 void argsort_without_keys(const K* d_keys_in, K* d_keys_scratch, I* d_indices_out, std::int64_t n, void* d_workspace,
-                       std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
-                       const sort_config& cfg = {}) {
-  detail::sort_request r;
-  r.keys_in = d_keys_in, r.keys_out = d_keys_scratch, r.values_out = d_indices_out;
-  r.value_bytes = sizeof(I), r.index_values = true, r.discard_keys = true, r.n = n;
-  r.workspace = d_workspace, r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts;
-  r.config = cfg;
-  detail::sort_device<K>(r);
+                          std::size_t workspace_bytes, cudaStream_t stream, const sort_options& opts = {},
+                          const sort_config& cfg = {}) {
+  detail::argsort_device(d_keys_in, d_keys_scratch, d_indices_out, n, d_workspace, workspace_bytes, stream, opts, cfg,
+                         true);
 }
 
 /// Host containers: copies to the GPU, sorts, copies back (allocates; synchronises). Throws
