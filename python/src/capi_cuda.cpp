@@ -307,8 +307,8 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
       if (ws == nullptr) throw scankit::invalid_argument("sort: workspace is a null pointer");
       if (values_out == nullptr) throw scankit::invalid_argument("sort: null indices");
       auto* narrow = reinterpret_cast<std::uint32_t*>(static_cast<char*>(ws) + part);
-      if (discard_keys) sc::argsort_without_keys(kin, kout, narrow, n, ws, part, s, opts, cfg);
-      else sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
+      // Every pass writes the keys here (uint32 positions), so discard_keys would save nothing.
+      sc::argsort(kin, kout, narrow, n, ws, part, s, opts, cfg);
       kernels::widen_indices(narrow, static_cast<std::int64_t*>(values_out), n, s);
     } else if (indices) {
       // One call: 32-bit positions between the passes and int64 written by the last one (int64
