@@ -134,6 +134,135 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
+// ---- lines along the last axis (inner == 1): eight items per lane ----------------------------
+// A step is 256 consecutive items of a work item, lane l holding items [8 l, 8 l + 8): loaded
+// and stored in warp order (coalesced) and handed between the two orders through the warp's
+// slice of shared memory. Each lane scans its eight items serially, then one shuffle scan of
+// the lanes' totals finishes the step: one per 256 items where the narrow kernel, with its
+// lanes in warp order, needs one per 32 (at 2^28 int32 in rows of 1,024 that kernel is bound
+// by its instructions, not by memory). In whole-row items (p.planes > 0) an item at a row's
+// start is a head: its scan starts from init, and lanes and steps carry nothing across it.
+constexpr int row_items = 8;
+constexpr int row_step = 32 * row_items;
+
+// Shared-memory slot of item i of a step: one word of padding per 32 items, so that the
+// lanes' reads of their own eight items (stride 8) fall into distinct banks.
+__device__ __forceinline__ int row_slot(int i) {
+  return i + (i >> 5);
+}
+
+template <class Op, bool Totals>
+__global__ void __launch_bounds__(block_threads)
+    row_kernel(const typename Op::value_type* in, typename Op::value_type* out, lines p,
+               typename Op::value_type* ws, typename Op::value_type init, bool exclusive) {
+  using T = typename Op::value_type;
+  constexpr int V = row_items;
+  __shared__ T stage[block_warps][row_step + row_step / 32];
+  const Op op{};
+  const int lane = threadIdx.x & 31;
+  T* sh = stage[threadIdx.x >> 5];
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t warps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::int64_t n = p.outer * p.len;
+  const bool rows = p.planes > 0;  // whole-row items (heads) rather than chunks of one row
+  // Row length and the step's advance along it, for the heads (whole rows are short: plane <= 2048).
+  const unsigned row = rows ? static_cast<unsigned>(p.len) : 1u;
+  const unsigned advance = rows ? static_cast<unsigned>(row_step % p.len) : 0u;
+  for (std::int64_t w = warp; w < p.items; w += warps) {
+    std::int64_t begin, end, a = 0, c = 0;
+    if (rows) {
+      begin = w * p.planes * p.len;
+      end = std::min(n, begin + p.planes * p.len);
+    } else {
+      a = w / p.chunks;
+      c = w % p.chunks;
+      if (Totals && c == p.chunks - 1) continue;  // the last chunk's total is never needed
+      begin = a * p.len + c * p.rows;
+      end = a * p.len + std::min(p.len, (c + 1) * p.rows);
+    }
+    const std::int64_t m = end - begin;
+    // The running value before the step: a chunk's carry-in (init for a line's first chunk).
+    T carry = op.identity();
+    if (!rows && !Totals) carry = p.chunks > 1 ? ws[a * p.chunks + c] : init;
+    unsigned pos = rows ? static_cast<unsigned>(lane * V) % row : 1u;  // lane's first item in its row
+    for (std::int64_t s0 = 0; s0 < m; s0 += row_step) {
+      // ---- load in warp order, hand over to lane order ----
+      T v[V];
+#pragma unroll
+      for (int u = 0; u < V; ++u) {
+        const std::int64_t i = s0 + u * 32 + lane;
+        v[u] = i < m ? in[begin + i] : op.identity();
+      }
+#pragma unroll
+      for (int u = 0; u < V; ++u) sh[row_slot(u * 32 + lane)] = v[u];
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < V; ++j) v[j] = sh[row_slot(lane * V + j)];
+      __syncwarp();
+      // ---- the lane's serial scan; heads restart it from init ----
+      const std::int64_t first = s0 + lane * V;  // the lane's first item in the work item
+      unsigned heads = 0;                        // bit j: item j starts a row
+      T acc = op.identity();
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const bool head = rows && pos == 0;
+        if (rows) pos = pos + 1 == row ? 0u : pos + 1;
+        if (first + j >= m) continue;  // past the item's end: combines nothing
+        heads |= head ? 1u << j : 0u;
+        acc = head ? op(init, v[j]) : j == 0 ? v[j] : op(acc, v[j]);
+        v[j] = acc;
+      }
+      if (rows) {  // the next step's first item of this lane
+        pos = pos + (advance + row - V % row) % row;
+        if (pos >= row) pos -= row;
+      }
+      // ---- the lanes' totals: a segmented shuffle scan, then the step's carry ----
+      T x = acc;
+      int cut = heads != 0;  // a head in this lane or, after the scan, in one up to it
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const T tx = __shfl_up_sync(full_mask, x, d);
+        const int tc = __shfl_up_sync(full_mask, cut, d);
+        if (lane >= d) {
+          if (!cut) x = op(tx, x);
+          cut |= tc;
+        }
+      }
+      const T incl = cut ? x : op(carry, x);  // the running value after this lane's items
+      T before = __shfl_up_sync(full_mask, incl, 1);
+      if (lane == 0) before = carry;
+      const std::int64_t left = m - s0;  // items of this step: the last valid lane holds the total
+      carry = __shfl_sync(full_mask, incl, left >= row_step ? 31 : static_cast<int>((left - 1) / V));
+      if constexpr (!Totals) {
+        // ---- items before the lane's first head take the running value before the lane ----
+        T prev = before;
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const bool head = (heads >> j) & 1u;
+          if (!(heads & ((2u << j) - 1u))) v[j] = op(before, v[j]);
+          const T keep = v[j];
+          if (exclusive) v[j] = head ? init : prev;
+          prev = keep;
+        }
+        // ---- back to warp order, store ----
+#pragma unroll
+        for (int j = 0; j < V; ++j) sh[row_slot(lane * V + j)] = v[j];
+        __syncwarp();
+#pragma unroll
+        for (int u = 0; u < V; ++u) {
+          const std::int64_t i = s0 + u * 32 + lane;
+          const T y = sh[row_slot(u * 32 + lane)];
+          if (i < m) out[begin + i] = y;
+        }
+        __syncwarp();
+      }
+    }
+    if constexpr (Totals) {
+      if (lane == 0) ws[a * p.chunks + c] = carry;
+    }
+  }
+}
+
 // ---- wide lines (inner >= 32): lane l of a work item scans column 32 g + l down its rows ----
 template <class Op, bool Totals>
 __global__ void __launch_bounds__(block_threads)
@@ -251,9 +380,12 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
                  bool wide, cudaStream_t s) {
   const int sms = current_sm_count();
   const int grid = grid_for(p.items, sms);
+  const bool by_row = !wide && p.inner == 1;
   if (p.chunks > 1) {
     if (wide)
       wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    else if (by_row)
+      row_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
     else
       narrow_kernel<Op, true, false>
           <<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
@@ -268,6 +400,8 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
   }
   if (wide)
     wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  else if (by_row)
+    row_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   else if (p.planes > 0)
     narrow_kernel<Op, false, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   else
@@ -352,8 +486,10 @@ batched_plan batched_scan_plan(std::int64_t outer, std::int64_t len, std::int64_
   if (inner < 32) {
     const std::int64_t plane = len * inner;
     if (outer > 1 && plane <= 2048) {
-      const std::int64_t per_item = std::max(min_items, n / target);
-      p.planes = std::clamp<std::int64_t>(per_item / plane, 1, outer);
+      // At least min_items per item, and no more items than the target: a third round of a
+      // few items would take as long as a whole one.
+      p.planes = std::clamp<std::int64_t>(
+          std::max(ceil_div(min_items, plane), ceil_div(outer, target)), 1, outer);
       p.items = ceil_div(outer, p.planes);
       p.rows = len;
       return p;

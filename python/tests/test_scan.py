@@ -130,6 +130,10 @@ SHAPES_AXES = [
     ((1, 1, 1), 1), ((0, 4), 0), ((4, 0), 1), ((3, 1), 1), ((64, 64), 0), ((70000, 3), 0), ((3, 70000), 1),
     ((8, 1500, 7), 1), ((2, 5000, 31), 1), ((2, 5000, 32), 1), ((2, 300, 65), 1), ((300, 5, 2), 0),
     ((200000, 2), 0),
+    # along the last axis: rows of 1, 5, 255-257 and 2,048 items, several to a GPU work item,
+    # and rows of 2,049 or more items, cut into chunks
+    ((3000, 1), 1), ((1200, 5), -1), ((600, 255), 1), ((300, 256), 1), ((300, 257), 1),
+    ((40, 2048), 1), ((9, 2049), 1), ((20, 9973), 1),
 ]
 
 
@@ -195,6 +199,11 @@ def test_out_and_in_place(backend, rng):
     mb = backend.asarray(m)
     scankit.cumsum(mb, axis=0, out=mb)
     np.testing.assert_array_equal(backend.numpy(mb), np.cumsum(m, axis=0, dtype=np.int32))
+    for shape in ((300, 257), (3, 70001)):  # rows several to a work item; rows cut into chunks
+        m = random_array(rng, int(np.prod(shape)), "int32").reshape(shape)
+        mb = backend.asarray(m)
+        scankit.scan(mb, "sum", axis=1, exclusive=True, out=mb)
+        np.testing.assert_array_equal(backend.numpy(mb), reference(m, "sum", axis=1, exclusive=True))
 
 
 def test_every_algorithm(backend, rng):
