@@ -88,6 +88,25 @@ def test_every_operator(backend, rng, op, dtype, n):
         check(backend.numpy(got), want)
 
 
+@pytest.mark.parametrize("op", list(UFUNC))
+@pytest.mark.parametrize("dtype", NATIVE)
+@pytest.mark.parametrize("shape", [(50, 300), (4, 5000)])
+def test_every_operator_along_the_last_axis(backend, rng, op, dtype, shape):
+    if op in ("and", "or", "xor") and dtype.startswith("float"):
+        pytest.skip("bitwise operators are for integers")
+    x = random_array(rng, int(np.prod(shape)), dtype).reshape(shape)
+    if op == "prod":
+        x = (x % 3 + 1).astype(dtype) if dtype.startswith("float") else x
+    for exclusive in (False, True):
+        got = backend.numpy(scankit.scan(backend.asarray(x), op, axis=-1, exclusive=exclusive))
+        want = reference(x, op, axis=-1, exclusive=exclusive)
+        if op == "prod" and dtype.startswith("float"):
+            with np.errstate(over="ignore"):
+                np.testing.assert_allclose(got, want, rtol=1e-4)
+        else:
+            check(got, want)
+
+
 @pytest.mark.parametrize("op", ["sum", "max", "xor"])
 @pytest.mark.parametrize("n", [1, 2, 4097, 65537])
 def test_exclusive_and_initial(backend, rng, op, n):
