@@ -48,6 +48,18 @@ struct lines {
   std::int64_t planes, rows, chunks, groups, items;
 };
 
+/// A step of a work item of m items at `in`, in warp order: v[u] = item s0 + 32 u + lane, the
+/// identity past the item's end. The N loads are independent, so they are in flight together.
+template <int N, class T>
+__device__ __forceinline__ void load_warp_order(const T* in, std::int64_t s0, std::int64_t m, int lane,
+                                                T identity, T (&v)[N]) {
+#pragma unroll
+  for (int u = 0; u < N; ++u) {
+    const std::int64_t i = s0 + u * 32 + lane;
+    v[u] = i < m ? in[i] : identity;
+  }
+}
+
 // ---- narrow lines (inner < 32) -----------------------------------------------------------
 // A work item is a contiguous run of elements starting at a row boundary; step k holds
 // elements [32k, 32k + 32) of it, lane l element 32k + l, whose column is (32k + l) % inner.
@@ -94,11 +106,7 @@ __global__ void __launch_bounds__(block_threads)
     unsigned pos = static_cast<unsigned>(lane) % plane;  // position in the plane (or row)
     for (std::int64_t s0 = 0; s0 < m; s0 += 32 * unroll) {
       T v[unroll];
-#pragma unroll
-      for (int u = 0; u < unroll; ++u) {
-        const std::int64_t i = s0 + u * 32 + lane;
-        v[u] = i < m ? in[begin + i] : op.identity();
-      }
+      load_warp_order(in + begin, s0, m, lane, op.identity(), v);
 #pragma unroll
       for (int u = 0; u < unroll; ++u) {
         const std::int64_t i = s0 + u * 32 + lane;
@@ -188,11 +196,7 @@ __global__ void __launch_bounds__(block_threads)
     for (std::int64_t s0 = 0; s0 < m; s0 += row_step) {
       // ---- load in warp order, hand over to lane order ----
       T v[V];
-#pragma unroll
-      for (int u = 0; u < V; ++u) {
-        const std::int64_t i = s0 + u * 32 + lane;
-        v[u] = i < m ? in[begin + i] : op.identity();
-      }
+      load_warp_order(in + begin, s0, m, lane, op.identity(), v);
 #pragma unroll
       for (int u = 0; u < V; ++u) sh[row_slot(u * 32 + lane)] = v[u];
       __syncwarp();
