@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
@@ -143,6 +144,8 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 // ---- lines along the last axis (inner == 1): eight items per lane ----------------------------
+// Also lines of 2 or 4 interleaved columns (inner 2 or 4, arrays aligned to a row of them),
+// taken as lines of one element per row (cols below) and the operator applied per column.
 // A step is 256 consecutive items of a work item, lane l holding items [8 l, 8 l + 8): loaded
 // and stored in warp order (coalesced) and handed between the two orders through the warp's
 // slice of shared memory. Each lane scans its eight items serially, then one shuffle scan of
@@ -152,6 +155,52 @@ __global__ void __launch_bounds__(block_threads)
 // start is a head: its scan starts from init, and lanes and steps carry nothing across it.
 constexpr int row_items = 8;
 constexpr int row_step = 32 * row_items;
+
+/// C adjacent columns' items of one row, moved and combined as one element.
+template <class T, int C>
+struct alignas(C * sizeof(T)) cols {
+  T v[C];
+};
+
+/// Op applied to each column of cols<T, C>.
+template <class Op, int C>
+struct cols_op {
+  using item = typename Op::value_type;
+  using value_type = cols<item, C>;
+  __device__ static value_type identity() {
+    value_type r;
+#pragma unroll
+    for (int i = 0; i < C; ++i) r.v[i] = Op{}.identity();
+    return r;
+  }
+  __device__ value_type operator()(const value_type& a, const value_type& b) const {
+    value_type r;
+#pragma unroll
+    for (int i = 0; i < C; ++i) r.v[i] = Op{}(a.v[i], b.v[i]);
+    return r;
+  }
+};
+
+template <class T>
+__device__ __forceinline__ T shuffle_up(T x, int d) {
+  return __shfl_up_sync(full_mask, x, d);
+}
+template <class T, int C>
+__device__ __forceinline__ cols<T, C> shuffle_up(cols<T, C> x, int d) {
+#pragma unroll
+  for (int i = 0; i < C; ++i) x.v[i] = __shfl_up_sync(full_mask, x.v[i], d);
+  return x;
+}
+template <class T>
+__device__ __forceinline__ T shuffle(T x, int lane) {
+  return __shfl_sync(full_mask, x, lane);
+}
+template <class T, int C>
+__device__ __forceinline__ cols<T, C> shuffle(cols<T, C> x, int lane) {
+#pragma unroll
+  for (int i = 0; i < C; ++i) x.v[i] = __shfl_sync(full_mask, x.v[i], lane);
+  return x;
+}
 
 // Shared-memory slot of item i of a step: one word of padding per 32 items, so that the
 // lanes' reads of their own eight items (stride 8) fall into distinct banks.
@@ -225,7 +274,7 @@ __global__ void __launch_bounds__(block_threads)
       int cut = heads != 0;  // a head in this lane or, after the scan, in one up to it
 #pragma unroll
       for (int d = 1; d < 32; d <<= 1) {
-        const T tx = __shfl_up_sync(full_mask, x, d);
+        const T tx = shuffle_up(x, d);
         const int tc = __shfl_up_sync(full_mask, cut, d);
         if (lane >= d) {
           if (!cut) x = op(tx, x);
@@ -233,10 +282,10 @@ __global__ void __launch_bounds__(block_threads)
         }
       }
       const T incl = cut ? x : op(carry, x);  // the running value after this lane's items
-      T before = __shfl_up_sync(full_mask, incl, 1);
+      T before = shuffle_up(incl, 1);
       if (lane == 0) before = carry;
       const std::int64_t left = m - s0;  // items of this step: the last valid lane holds the total
-      carry = __shfl_sync(full_mask, incl, left >= row_step ? 31 : static_cast<int>((left - 1) / V));
+      carry = shuffle(incl, left >= row_step ? 31 : static_cast<int>((left - 1) / V));
       if constexpr (!Totals) {
         // ---- items before the lane's first head take the running value before the lane ----
         T prev = before;
@@ -378,18 +427,54 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+/// The row kernel's element for lines of `inner` interleaved columns: 1 (inner == 1), 2 or 4
+/// columns where every array is aligned to such a row (4 only for items of up to 4 bytes: a
+/// warp's slice of shared memory holds 264 elements), else 0 (the narrow kernel).
+template <class T>
+int row_columns(std::int64_t inner, const void* in, const void* out, const void* ws) {
+  const auto aligned = [&](std::size_t bytes) {
+    return (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out) |
+            reinterpret_cast<std::uintptr_t>(ws)) % bytes == 0;
+  };
+  if (inner == 1) return 1;
+  if (inner == 2 && aligned(2 * sizeof(T))) return 2;
+  if (inner == 4 && sizeof(T) <= 4 && aligned(4 * sizeof(T))) return 4;
+  return 0;
+}
+
+template <class Op, bool Totals>
+void run_rows(int columns, const typename Op::value_type* in, typename Op::value_type* out, const lines& p,
+              typename Op::value_type* ws, typename Op::value_type init, bool exclusive, int grid, cudaStream_t s) {
+  using T = typename Op::value_type;
+  const auto as = [&]<int C>(std::integral_constant<int, C>) {
+    using E = cols<T, C>;
+    E first;
+    for (int i = 0; i < C; ++i) first.v[i] = init;
+    row_kernel<cols_op<Op, C>, Totals><<<grid, block_threads, 0, s>>>(
+        reinterpret_cast<const E*>(in), reinterpret_cast<E*>(out), p, reinterpret_cast<E*>(ws), first, exclusive);
+  };
+  if (columns == 1) {
+    row_kernel<Op, Totals><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+  } else if (columns == 2) {
+    as(std::integral_constant<int, 2>{});
+  } else if constexpr (sizeof(T) <= 4) {
+    as(std::integral_constant<int, 4>{});
+  }
+}
+
 template <class Op>
 void run_batched(const typename Op::value_type* in, typename Op::value_type* out, const lines& p,
                  typename Op::value_type* ws, typename Op::value_type init, bool exclusive,
                  bool wide, cudaStream_t s) {
+  using T = typename Op::value_type;
   const int sms = current_sm_count();
   const int grid = grid_for(p.items, sms);
-  const bool by_row = !wide && p.inner == 1;
+  const int by_row = wide ? 0 : row_columns<T>(p.inner, in, out, ws);
   if (p.chunks > 1) {
     if (wide)
       wide_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
     else if (by_row)
-      row_kernel<Op, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+      run_rows<Op, true>(by_row, in, out, p, ws, init, exclusive, grid, s);
     else
       narrow_kernel<Op, true, false>
           <<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
@@ -405,7 +490,7 @@ void run_batched(const typename Op::value_type* in, typename Op::value_type* out
   if (wide)
     wide_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   else if (by_row)
-    row_kernel<Op, false><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
+    run_rows<Op, false>(by_row, in, out, p, ws, init, exclusive, grid, s);
   else if (p.planes > 0)
     narrow_kernel<Op, false, true><<<grid, block_threads, 0, s>>>(in, out, p, ws, init, exclusive);
   else

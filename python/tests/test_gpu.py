@@ -87,7 +87,8 @@ def test_size_results_do_not_wait(rng):
 
 @pytest.mark.parametrize("shape,axis", [((1 << 20, 2), 0), ((2, 1 << 20), 1), ((1 << 12, 1 << 8), 0),
                                         ((1 << 16, 16), 0), ((1 << 18, 3), 1), ((1 << 14, 1 << 10), 1),
-                                        ((1 << 12, 1021), 1), ((40, 100003), 1)])
+                                        ((1 << 12, 1021), 1), ((40, 100003), 1), ((1 << 18, 4), 0),
+                                        ((1 << 12, 300, 2), 1)])
 def test_large_axis_scans(gpu_backend, rng, shape, axis):
     x = rng.integers(0, 100, shape).astype(np.int64)
     got = gpu_backend.numpy(scankit.cumsum(gpu_backend.asarray(x), axis=axis))

@@ -153,6 +153,8 @@ SHAPES_AXES = [
     # and rows of 2,049 or more items, cut into chunks
     ((3000, 1), 1), ((1200, 5), -1), ((600, 255), 1), ((300, 256), 1), ((300, 257), 1),
     ((40, 2048), 1), ((9, 2049), 1), ((20, 9973), 1),
+    # lines of 2 or 4 interleaved columns: whole planes to a work item, and chunks of long lines
+    ((3, 500, 2), 1), ((1000, 3, 4), 1), ((70000, 4), 0), ((5, 9001, 2), 1),
 ]
 
 
@@ -167,6 +169,16 @@ def test_axes(backend, rng, shape, axis, dtype):
     check(backend.numpy(scankit.scan(xb, "sum", axis=axis, exclusive=True, initial=3)),
           reference(x, "sum", axis=axis, exclusive=True, initial=3))
     np.testing.assert_array_equal(backend.numpy(xb), before)
+
+
+def test_axis_scans_of_views_one_item_in(backend, rng):
+    """Contiguous views that start one item into their buffer: their rows of 2 or 4 columns are
+    not aligned to a whole row (on the GPU the narrow kernel scans them)."""
+    for shape, axis in (((5000, 2), 0), ((3000, 4), 0), ((4, 600, 2), 1), ((700, 3, 4), 1)):
+        x = random_array(rng, int(np.prod(shape)) + 1, "int32")
+        view = backend.asarray(x)[1:].reshape(shape)
+        want = reference(x[1:].reshape(shape), "sum", axis=axis)
+        check(backend.numpy(scankit.cumsum(view, axis=axis)), want)
 
 
 def test_axis_none_flattens(backend, rng):
