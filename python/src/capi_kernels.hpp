@@ -20,7 +20,8 @@ int sm_count(int device);
 ///   narrow (inner < 32): a contiguous run of elements: either `planes` whole planes (len *
 ///       inner elements each, short lines), or `rows` rows of one plane (long lines); for
 ///       inner > 1 32 elements per step, the lanes of one column combined by shuffles, for
-///       inner == 1 (lines along the last axis) 256 per step, eight consecutive ones per lane;
+///       inner == 1 (lines along the last axis) 256 per step, eight consecutive ones per lane,
+///       and so for inner 2 and 4 with each row of the columns as one element (aligned arrays);
 ///   wide (inner >= 32): 32 columns of `rows` rows, one column per lane.
 /// When a plane's lines are cut into several chunks (chunks > 1), the scan takes three
 /// launches: the chunks' totals, their exclusive scan per line, and the scan proper from those
