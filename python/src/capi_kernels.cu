@@ -202,8 +202,8 @@ __device__ __forceinline__ cols<T, C> shuffle(cols<T, C> x, int lane) {
   return x;
 }
 
-// Shared-memory slot of item i of a step: one word of padding per 32 items, so that the
-// lanes' reads of their own eight items (stride 8) fall into distinct banks.
+// Shared-memory slot of item i of a step: one slot of padding per 32 items, so that the lanes'
+// reads of their own eight items (stride 8) spread over the banks (4-byte items: one each).
 __device__ __forceinline__ int row_slot(int i) {
   return i + (i >> 5);
 }
