@@ -13,11 +13,18 @@
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
 #include "half_keys.hpp"
+#include "scankit/cuda/detail/common.cuh"
 
 namespace scankit::capi::kernels {
 namespace {
 
 constexpr unsigned full_mask = 0xffffffffu;
+
+// Shuffles of any item (cols<T, C> too), one 32-bit word at a time where the hardware has no
+// overload: the library's warp primitives.
+using scankit::cuda::detail::shfl_idx;
+using scankit::cuda::detail::shfl_up;
+
 constexpr int block_threads = 256;
 constexpr int block_warps = block_threads / 32;
 // Steps of 32 items a warp loads before it combines them: independent loads in flight.
@@ -117,7 +124,7 @@ __global__ void __launch_bounds__(block_threads)
         T x = head ? op(init, v[u]) : v[u];
         bool f = head;
         for (int d = B; d < 32; d <<= 1) {
-          const T tx = __shfl_up_sync(full_mask, x, d);
+          const T tx = shfl_up(x, d);
           if constexpr (Planes) {
             const bool tf = __shfl_up_sync(full_mask, f, d) != 0;
             if (lane >= d) {
@@ -128,12 +135,12 @@ __global__ void __launch_bounds__(block_threads)
             x = op(tx, x);
           }
         }
-        const T carry = __shfl_sync(full_mask, prev, 32 - B + lane % B);
+        const T carry = shfl_idx(prev, 32 - B + lane % B);
         const T incl = f ? x : op(carry, x);
         if constexpr (Totals) {
           if (i < m && i >= m - B) ws[(a * p.chunks + c) * p.inner + col] = incl;
         } else {
-          const T up = __shfl_up_sync(full_mask, incl, B);
+          const T up = shfl_up(incl, B);
           if (i < m) out[begin + i] = !exclusive ? incl : head ? init : lane >= B ? up : carry;
         }
         prev = incl;
@@ -181,26 +188,6 @@ struct cols_op {
   }
 };
 
-template <class T>
-__device__ __forceinline__ T shuffle_up(T x, int d) {
-  return __shfl_up_sync(full_mask, x, d);
-}
-template <class T, int C>
-__device__ __forceinline__ cols<T, C> shuffle_up(cols<T, C> x, int d) {
-#pragma unroll
-  for (int i = 0; i < C; ++i) x.v[i] = __shfl_up_sync(full_mask, x.v[i], d);
-  return x;
-}
-template <class T>
-__device__ __forceinline__ T shuffle(T x, int lane) {
-  return __shfl_sync(full_mask, x, lane);
-}
-template <class T, int C>
-__device__ __forceinline__ cols<T, C> shuffle(cols<T, C> x, int lane) {
-#pragma unroll
-  for (int i = 0; i < C; ++i) x.v[i] = __shfl_sync(full_mask, x.v[i], lane);
-  return x;
-}
 
 // Shared-memory slot of item i of a step: one slot of padding per 32 items, so that the lanes'
 // reads of their own eight items (stride 8) spread over the banks (4-byte items: one each).
@@ -274,7 +261,7 @@ __global__ void __launch_bounds__(block_threads)
       int cut = heads != 0;  // a head in this lane or, after the scan, in one up to it
 #pragma unroll
       for (int d = 1; d < 32; d <<= 1) {
-        const T tx = shuffle_up(x, d);
+        const T tx = shfl_up(x, d);
         const int tc = __shfl_up_sync(full_mask, cut, d);
         if (lane >= d) {
           if (!cut) x = op(tx, x);
@@ -282,10 +269,10 @@ __global__ void __launch_bounds__(block_threads)
         }
       }
       const T incl = cut ? x : op(carry, x);  // the running value after this lane's items
-      T before = shuffle_up(incl, 1);
+      T before = shfl_up(incl, 1u);
       if (lane == 0) before = carry;
       const std::int64_t left = m - s0;  // items of this step: the last valid lane holds the total
-      carry = shuffle(incl, left >= row_step ? 31 : static_cast<int>((left - 1) / V));
+      carry = shfl_idx(incl, left >= row_step ? 31 : static_cast<int>((left - 1) / V));
       if constexpr (!Totals) {
         // ---- items before the lane's first head take the running value before the lane ----
         T prev = before;
@@ -372,12 +359,12 @@ __global__ void __launch_bounds__(block_threads)
       T* slot = ws + (a * p.chunks + c) * p.inner + col;
       T incl = c < p.chunks ? *slot : op.identity();
       for (int d = 1; d < 32; d <<= 1) {
-        const T t = __shfl_up_sync(full_mask, incl, d);
+        const T t = shfl_up(incl, d);
         if (lane >= d) incl = op(t, incl);
       }
-      const T before = __shfl_up_sync(full_mask, incl, 1);
+      const T before = shfl_up(incl, 1u);
       if (c < p.chunks) *slot = lane == 0 ? running : op(running, before);
-      running = op(running, __shfl_sync(full_mask, incl, 31));
+      running = op(running, shfl_idx(incl, 31));
     }
   }
 }
@@ -401,7 +388,7 @@ __global__ void __launch_bounds__(1024)
     for (std::int64_t c = c0; c < c1; ++c) local = op(local, base[c * p.inner]);
     T incl = local;  // inclusive scan of the threads' totals, in thread order
     for (int d = 1; d < 32; d <<= 1) {
-      const T t = __shfl_up_sync(full_mask, incl, d);
+      const T t = shfl_up(incl, d);
       if (lane >= d) incl = op(t, incl);
     }
     if (lane == 31) warp_totals[warp] = incl;
@@ -409,13 +396,13 @@ __global__ void __launch_bounds__(1024)
     if (warp == 0) {
       T w = lane < warps ? warp_totals[lane] : op.identity();
       for (int d = 1; d < 32; d <<= 1) {
-        const T t = __shfl_up_sync(full_mask, w, d);
+        const T t = shfl_up(w, d);
         if (lane >= d) w = op(t, w);
       }
       warp_totals[lane] = w;  // inclusive over warps
     }
     __syncthreads();
-    const T before_lane = __shfl_up_sync(full_mask, incl, 1);
+    const T before_lane = shfl_up(incl, 1u);
     T prefix = warp > 0 ? op(init, warp_totals[warp - 1]) : init;
     if (lane > 0) prefix = op(prefix, before_lane);
     for (std::int64_t c = c0; c < c1; ++c) {

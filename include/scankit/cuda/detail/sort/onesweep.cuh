@@ -341,7 +341,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
     // address, the position scaled by 4 or 8, under a predicate each (a copy of the loop per
     // width spills at 384 x 28 as well; see sort_tuning::narrow_positions_from).
     [[maybe_unused]] const bool wide = wide_out();
-    [[maybe_unused]] const bool keys_out = !skip_keys();
+    const bool keys_out = !skip_keys();
     [[maybe_unused]] const unsigned value_shift = wide ? 3 : 2;
     [[maybe_unused]] const auto store_value = [&](auto* base, auto at, auto v) {
       char* const p = reinterpret_cast<char*>(base) + (static_cast<std::int64_t>(at) << value_shift);
@@ -356,7 +356,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
           const U k = s.keys[i];
           const unsigned d = key_digit(k);
           if constexpr (out_bases) {
-            if (!widens<V> || keys_out) s.key_out[d][i] = stored_bits(k);
+            if (keys_out) s.key_out[d][i] = stored_bits(k);
             if constexpr (widens<V>) {
               store_value(s.value_out[d], static_cast<unsigned>(i), s.values[i]);
             } else if constexpr (has_values<V>) {
@@ -364,7 +364,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
             }
           } else {
             const long long at = s.offset[d] + i;
-            if (!widens<V> || keys_out) keys_dst()[at] = stored_bits(k);
+            if (keys_out) keys_dst()[at] = stored_bits(k);
             if constexpr (widens<V>) {
               store_value(dst_values, at, s.values[i]);
             } else if constexpr (has_values<V>) {
