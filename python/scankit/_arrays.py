@@ -29,7 +29,9 @@ def _numpy_dtype_name(dt):
     every call, a few microseconds of a small array's call."""
     n = _dtype_names.get(dt)
     if n is None:
-        n = dt.name if dt.name in _NUMPY_NAMES else str(dt)
+        # A dtype of the other byte order keeps its own name ('>i4'): it is none of the types
+        # the library reads.
+        n = dt.name if dt.name in _NUMPY_NAMES and dt.isnative else str(dt)
         if len(_dtype_names) < 256:
             _dtype_names[dt] = n
     return n
@@ -580,13 +582,24 @@ class Arr:
 _ops_of_type = {}
 
 
+def _native_order(x, name):
+    """A NumPy input of the other byte order as a copy in the machine's (the library reads
+    native items). An `out` array stays as it is: its dtype name ('>i4') then matches no result,
+    so the result is computed aside and copied into it, converted."""
+    if name == "out" or x.dtype.isnative:
+        return x
+    return x.astype(x.dtype.newbyteorder("="))
+
+
 def wrap(x, name="x"):
     """The Arr for a user's input (NumPy, PyTorch, CuPy, another GPU array, or array-like)."""
     ops = _ops_of_type.get(type(x))
     if ops is not None:
+        if ops.name == "numpy" and not x.dtype.isnative:
+            x = _native_order(x, name)
         return Arr(x, ops)
     if isinstance(x, np.ndarray):
-        return Arr(x, _known(type(x), "numpy"))
+        return Arr(_native_order(x, name), _known(type(x), "numpy"))
     mod = type(x).__module__.split(".")[0]
     if mod == "torch" and "torch" in sys.modules and isinstance(x, sys.modules["torch"].Tensor):
         return Arr(x, _known(type(x), "torch"))
@@ -600,7 +613,7 @@ def wrap(x, name="x"):
             import numba.cuda  # noqa: F401 - wrap_result uses numba.cuda
         return Arr(y, ForeignOps(inner, sys.modules.get(owner)))
     if hasattr(x, "__array__") or isinstance(x, (list, tuple, int, float, bool, np.generic)):
-        return Arr(np.asarray(x), _ops("numpy"))
+        return Arr(_native_order(np.asarray(x), name), _ops("numpy"))
     raise TypeError(f"{name} must be an array (NumPy, PyTorch, CuPy or a CUDA array), not {type(x).__name__}")
 
 

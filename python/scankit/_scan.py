@@ -1,5 +1,7 @@
 """Prefix scans: scan, cumsum, cumprod, cummax, cummin."""
 
+import numpy as np
+
 from . import _capi
 from ._arrays import _ops_of_type, wrap
 from ._core import _KEEP_BYTES, dtype_name, host_scalar, normalize_axis, prod, reusable_workspace, shape_entry
@@ -87,6 +89,11 @@ def _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out):
     compute, result = _types(a.dtype, name, dtype_name(dtype))
     if name in ("and", "or", "xor") and compute.startswith("float"):
         raise TypeError(f"scan: the bitwise operator {name!r} needs integer items, not {a.dtype}")
+    if exclusive and initial is None and name in ("min", "max") and result != compute and result in _INT_RESULTS:
+        # Scanned wider, returned in its own type: the exclusive scan's first item is the
+        # identity of the result's type (int8's -128 for max), not of the wider one's, which
+        # the conversion back would wrap.
+        initial = _EXTREMES[result][name == "min"]
     y = a.x
     if axis is None:
         if a.ndim != 1:
@@ -134,6 +141,11 @@ def _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out):
         return ops.wrap_result(out)
     return ops.wrap_result(res)
 
+
+# The smallest and the largest value of the integer types scanned in a wider one.
+_EXTREMES = {t: (int(np.iinfo(t).min), int(np.iinfo(t).max)) for t in ("int8", "int16", "uint8", "uint16")}
+_EXTREMES["bool"] = (0, 1)
+_INT_RESULTS = tuple(_EXTREMES)
 
 _BITWISE = ("and", "or", "xor")
 _FLOATS = ("float32", "float64")
@@ -194,6 +206,25 @@ def _gpu_flat(x, name, exclusive):
     return res
 
 
+# NumPy's dtypes (native byte order) that the library scans as they are, and their type codes.
+_NUMPY_CODES = {np.dtype(t): _capi.DTYPE_CODES[t] for t in _NATIVE}
+
+
+def _numpy_flat(x, name, exclusive):
+    """The plain 1-D scan of a contiguous NumPy array of a type the library scans, or None where
+    it does not apply: the result's allocation, its two data pointers and the C call, as NumPy's
+    own cumsum of a small array costs little more than that."""
+    if x.ndim != 1 or not x.flags.c_contiguous:
+        return None
+    code = _NUMPY_CODES.get(x.dtype)
+    if code is None or (name in _BITWISE and code in _FLOAT_CODES):
+        return None
+    res = np.empty(x.shape[0], x.dtype)
+    _capi.scan(-1, code, _OP_CODES[name], 1 if exclusive else 0, 0, x.ctypes.data, res.ctypes.data, 1,
+               x.shape[0], 1, b"", 0, 0, 0)
+    return res
+
+
 def _gpu_flat_entry(x, dev, s):
     """(type code, n, workspace bytes, workspace address) for _gpu_flat, or False: a type the
     library does not scan as it is, or a workspace too large to keep."""
@@ -214,7 +245,7 @@ def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
     plain 1-D scans straight away, anything else through _scan_general."""
     plain = dtype is None and out is None and initial is None and algorithm is None
     if plain and (axis is None or (type(axis) is int and -1 <= axis <= 0)):
-        r = _gpu_flat(x, name, exclusive)
+        r = _numpy_flat(x, name, exclusive) if type(x) is np.ndarray else _gpu_flat(x, name, exclusive)
         if r is not None:
             return r
     a = wrap(x)

@@ -257,7 +257,7 @@ def per_call_steps(x, calls=2000):
     """What one small ``scankit.cumsum(x)`` call is made of (x: a 1-D contiguous int32 array of
     NumPy, PyTorch or CuPy): [(step, microseconds per call)], each step run `calls` times in a
     loop (fewest of 3 loops), the GPU queue drained after the loops that queue work. The steps
-    are the ones the call takes, in its order (_scan._gpu_flat for GPU arrays, _scan._scan_flat
+    are the ones the call takes, in its order (_scan._gpu_flat for GPU arrays, _scan._numpy_flat
     for NumPy's); "the rest" is the total less their sum (the Python code between them)."""
     from scankit import _arrays, _core, _scan
 
@@ -303,12 +303,17 @@ def per_call_steps(x, calls=2000):
     else:
         res = ops.empty_like(a.x, a.dtype, dev)
         xp, rp = ops.ptr(x), ops.ptr(res)
-        steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
-                 ("1-D and contiguous", per_call(lambda: _scan._flat_ok(a, "sum", None))),
-                 ("result allocation", per_call(lambda: ops.empty_like(a.x, a.dtype, dev))),
-                 ("2 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res)))),
-                 ("C call (ctypes and the C++ call)",
-                  per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", 0, 0, 0)))]
+        if type(x) is np.ndarray:
+            steps = [("1-D, contiguous, type code", per_call(lambda: (x.ndim, x.flags.c_contiguous,
+                                                                     _scan._NUMPY_CODES.get(x.dtype)))),
+                     ("result allocation", per_call(lambda: np.empty(n, x.dtype)))]
+        else:
+            steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
+                     ("1-D and contiguous", per_call(lambda: _scan._flat_ok(a, "sum", None))),
+                     ("result allocation", per_call(lambda: ops.empty_like(a.x, a.dtype, dev)))]
+        steps += [("2 data pointers", per_call(lambda: (ops.ptr(x), ops.ptr(res)))),
+                  ("C call (ctypes and the C++ call)",
+                   per_call(lambda: _capi.scan(dev, code, 0, 0, 0, xp, rp, 1, n, 1, b"", 0, 0, 0)))]
     total = per_call(lambda: scankit.cumsum(x), drain=True)
     steps.append(("the rest", total - sum(us for _, us in steps)))
     steps.append(("total: scankit.cumsum", total))

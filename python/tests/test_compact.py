@@ -190,3 +190,11 @@ def test_every_algorithm(backend, rng):
         np.testing.assert_array_equal(backend.numpy(scankit.flatnonzero(backend.asarray(x), algorithm=alg)),
                                       np.flatnonzero(x))
         np.testing.assert_array_equal(backend.numpy(scankit.unique(backend.asarray(x), algorithm=alg)), np.unique(x))
+
+
+def test_numpy_items_of_the_other_byte_order(rng):
+    # Read as the values they hold (converted); the result is in the machine's byte order.
+    x = random_array(rng, 10007, "int32").astype(np.dtype("int32").newbyteorder("S"))
+    m = rng.random(10007) < 0.3
+    np.testing.assert_array_equal(scankit.select(x, m), x[m])
+    np.testing.assert_array_equal(scankit.select(x, x > 0), x[x > 0])

@@ -147,17 +147,19 @@ def test_array_library_out_of_memory_is_a_memory_error(monkeypatch, name, messag
 
     import scankit._scan
 
+    x = np.arange(6).reshape(2, 3)  # 2-D: through wrap(), which the 1-D NumPy short path skips
+
     monkeypatch.setattr(scankit._scan, "wrap", fails_with(library_error(message)))
     with pytest.raises(MemoryError, match="out of memory"):
-        scankit.cumsum(np.arange(5))
+        scankit.cumsum(x)
     if name != "OutOfMemoryError":
         monkeypatch.setattr(scankit._scan, "wrap", fails_with(library_error("an illegal memory access")))
         with pytest.raises(RuntimeError, match="illegal") as err:
-            scankit.cumsum(np.arange(5))
+            scankit.cumsum(x)
         assert not isinstance(err.value, MemoryError)
     monkeypatch.setattr(scankit._scan, "wrap", fails_with(RuntimeError("something else")))
     with pytest.raises(RuntimeError, match="something else") as err:
-        scankit.cumsum(np.arange(5))
+        scankit.cumsum(x)
     assert not isinstance(err.value, MemoryError)
     assert scankit.cumsum.__doc__ == scankit._scan.cumsum.__doc__
 

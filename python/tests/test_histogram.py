@@ -221,3 +221,13 @@ def test_histogram_float32_fast_bins_random_ranges(rng):
             np.testing.assert_array_equal(got, exact)
             assert got.sum() == np.count_nonzero((x >= np.float32(lo)) & (x <= np.float32(hi)))
 
+
+def test_numpy_samples_of_the_other_byte_order(rng):
+    # Read as the values they hold (converted), as NumPy reads them.
+    f = rng.random(10007).astype(np.dtype("float64").newbyteorder("S"))
+    got, edges = scankit.histogram(f, 64, (0.0, 1.0))
+    want, want_edges = np.histogram(f, 64, (0.0, 1.0))
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(edges, want_edges)
+    k = rng.integers(0, 300, 10007).astype(np.dtype("int64").newbyteorder("S"))
+    np.testing.assert_array_equal(scankit.bincount(k), np.bincount(k))

@@ -129,6 +129,56 @@ def test_small_types_widen_like_numpy(backend, rng, dtype, result):
     np.testing.assert_array_equal(mx, np.maximum.accumulate(x))
 
 
+@pytest.mark.parametrize("dtype,result", [("int32", "int32"), ("uint64", "uint64"), ("float32", "float32"),
+                                          ("float64", "float64"), ("int16", "int64")])
+def test_numpy_inputs_of_the_other_byte_order(rng, dtype, result):
+    # NumPy arrays of the other byte order are read as the values they hold (converted): the
+    # result is in the machine's order, and an out= of the other order gets the values.
+    swapped = np.dtype(dtype).newbyteorder("S")
+    x = random_array(rng, 4097, dtype).astype(swapped)
+    assert not x.dtype.isnative
+    plain = x.astype(dtype)
+    check(scankit.cumsum(x), reference(plain, "sum", dtype=result))
+    check(scankit.cummax(x, exclusive=True), reference(plain, "max", exclusive=True))
+    m = x[:4096].reshape(16, 256)
+    check(scankit.cumsum(m, axis=0), reference(plain[:4096].reshape(16, 256), "sum", axis=0, dtype=result))
+    out = np.zeros(4097, np.dtype(result).newbyteorder("S"))
+    assert scankit.cumsum(x, out=out) is out
+    check(out.astype(result), reference(plain, "sum", dtype=result))
+
+
+@pytest.mark.parametrize("dtype", NATIVE)
+def test_numpy_one_dimensional_inputs_the_short_path_passes_on(rng, dtype):
+    # The short path of 1-D contiguous NumPy arrays leaves these to the general one.
+    x = random_array(rng, 1031, dtype)
+    frozen = x.copy()
+    frozen.flags.writeable = False
+    check(scankit.cumsum(frozen), reference(x, "sum"))
+    check(scankit.cumsum(x[::3]), reference(x[::3], "sum"))
+    check(scankit.cumsum(x[5]), reference(x[5:6], "sum"))
+    check(scankit.cumsum(list(x[:7])), reference(np.asarray(list(x[:7])), "sum"))
+    check(scankit.scan(x, "min", exclusive=True), reference(x, "min", exclusive=True))
+    if np.dtype(dtype).kind == "f":
+        with pytest.raises(TypeError, match="integer"):
+            scankit.scan(x, "xor")
+    else:
+        check(scankit.scan(x, "xor"), reference(x, "xor"))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "uint8", "uint16"])
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_exclusive_min_max_of_small_types_start_at_their_own_identity(backend, rng, dtype, op):
+    # Scanned in a wider type and returned in their own: the first item is int8's -128 for
+    # max, not the wider type's smallest value converted.
+    x = random_array(rng, 1000, dtype)
+    for a, axis in ((x, None), (x.reshape(40, 25), 0), (x.reshape(40, 25), 1)):
+        got = backend.numpy(scankit.scan(backend.asarray(a), op, axis=axis, exclusive=True))
+        assert got.dtype == x.dtype
+        # bool's identities as uint8's, converted (False for max, True for min)
+        plain = a.astype(np.uint8) if dtype == "bool" else a
+        np.testing.assert_array_equal(got, reference(plain, op, axis=axis, exclusive=True).astype(a.dtype))
+
+
 def test_float16_accumulates_in_float32(backend, rng):
     x = random_array(rng, 5000, "float16")
     got = backend.numpy(scankit.cumsum(backend.asarray(x)))

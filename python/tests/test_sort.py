@@ -114,3 +114,20 @@ def test_strided_keys(backend, rng):
     xb = backend.asarray(x)
     col = xb[:, 3]
     np.testing.assert_array_equal(backend.numpy(scankit.sort(col)), np.sort(x[:, 3]))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint64", "float32", "int16"])
+def test_numpy_keys_of_the_other_byte_order(rng, dtype):
+    # Read as the values they hold (converted); the results are in the machine's byte order.
+    k = random_array(rng, 10007, dtype).astype(np.dtype(dtype).newbyteorder("S"))
+    v = random_array(rng, 10007, "float64").astype(np.dtype("float64").newbyteorder("S"))
+    order = np.argsort(k, kind="stable")
+    np.testing.assert_array_equal(scankit.sort(k), np.sort(k))
+    np.testing.assert_array_equal(scankit.argsort(k), order)
+    sk, sv = scankit.sort_by_key(k, v)
+    np.testing.assert_array_equal(sk, k[order])
+    np.testing.assert_array_equal(sv, v[order])
+    u, c = scankit.unique(k, return_counts=True)
+    wu, wc = np.unique(k, return_counts=True)
+    np.testing.assert_array_equal(u, wu)
+    np.testing.assert_array_equal(c, wc)
