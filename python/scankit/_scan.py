@@ -89,7 +89,7 @@ def _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out):
     compute, result = _types(a.dtype, name, dtype_name(dtype))
     if name in ("and", "or", "xor") and compute.startswith("float"):
         raise TypeError(f"scan: the bitwise operator {name!r} needs integer items, not {a.dtype}")
-    if exclusive and initial is None and name in ("min", "max") and result != compute and result in _INT_RESULTS:
+    if exclusive and initial is None and name in ("min", "max") and result in _INT_RESULTS:
         # Scanned wider, returned in its own type: the exclusive scan's first item is the
         # identity of the result's type (int8's -128 for max), not of the wider one's, which
         # the conversion back would wrap.

@@ -188,7 +188,6 @@ struct cols_op {
   }
 };
 
-
 // Shared-memory slot of item i of a step: one slot of padding per 32 items, so that the lanes'
 // reads of their own eight items (stride 8) spread over the banks (4-byte items: one each).
 __device__ __forceinline__ int row_slot(int i) {
