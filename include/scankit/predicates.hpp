@@ -38,6 +38,15 @@ struct equal_to {
   SCANKIT_HD constexpr bool operator()(const T& a, const T& b) const { return a == b; }
 };
 
+/// a == b, or both NaN: unique with every NaN one value (NumPy's `equal_nan=True`), where
+/// equal_to leaves each NaN a value of its own. The same as equal_to for types without NaNs.
+template <class T>
+struct equal_or_both_nan {
+  SCANKIT_HD constexpr bool operator()(const T& a, const T& b) const {
+    return a == b || (a != a && b != b);  // x != x only for a NaN
+  }
+};
+
 /// Where partition puts the rejected items (after all selected ones, which keep their order).
 enum class rejected_order {
   /// Rejected items in reverse input order, filling the output from the end: the single-pass

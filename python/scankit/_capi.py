@@ -58,7 +58,7 @@ _protos = {
     "sk_select_if": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
     "sk_partition": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
     "sk_nonzero": (_i, [_i, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
-    "sk_unique": (_i, [_i, _i, _p, _p, _p, _i64, _p, _s, _p, _i64, _up]),
+    "sk_unique": (_i, [_i, _i, _p, _p, _p, _i64, _i, _p, _s, _p, _i64, _up]),
     "sk_read_count": (_i, [_i, _p, _up, _pi64]),
     "sk_fill_tail": (_i, [_i, _i, _p, _p, _i64, _p, _up]),
     "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _i, _s, _up]),

@@ -312,7 +312,7 @@ def _unique_type(a):
     raise TypeError(f"unique does not take {a.dtype} arrays")
 
 
-def _unique(a, xflat, return_counts, size, fill_value, algorithm, sort):
+def _unique(a, xflat, return_counts, size, fill_value, algorithm, sort, equal_nan=False):
     ops = a.ops
     vt, cast = _unique_type(a)
     n = int(xflat.shape[0])
@@ -327,7 +327,7 @@ def _unique(a, xflat, return_counts, size, fill_value, algorithm, sort):
     counts = ops.empty((max(n, size or 0),), "int64", a.device) if return_counts else None
     ws, nbytes = _compact_ws(a, n, itemsize(vt), alg)
     _capi.call("unique", a.device, _capi.DTYPE_CODES[vt], ops.ptr(xv), ops.ptr(values), ptr(ops, counts), n,
-               ops.ptr(count), alg, ptr(ops, ws), nbytes, stream(a))
+               1 if equal_nan else 0, ops.ptr(count), alg, ptr(ops, ws), nbytes, stream(a))
     res, k = compaction_result(a, values, count, size, fill_value, vt)
     if cast is not None:
         res = ops.astype(res, a.dtype)
@@ -342,14 +342,15 @@ def _unique(a, xflat, return_counts, size, fill_value, algorithm, sort):
     return ops.wrap_result(res), ops.wrap_result(c)
 
 
-def unique(x, *, return_counts=False, size=None, fill_value=0, algorithm=None):
+def unique(x, *, return_counts=False, equal_nan=True, size=None, fill_value=0, algorithm=None):
     """The sorted distinct values of the flattened ``x`` (``numpy.unique``), and with
     ``return_counts=True`` how often each occurs (int64). A radix sort, then one compaction
-    (``algorithm``: one of ``scankit.algorithms("compact")``). NaNs are each distinct (NumPy's
-    ``equal_nan=False``); -0.0 and +0.0 are one value."""
+    (``algorithm``: one of ``scankit.algorithms("compact")``). As in NumPy, all NaNs are one
+    value, last (``equal_nan=True``; the first NaN of the sort's order stands for them), or
+    each NaN a value of its own (``equal_nan=False``); -0.0 and +0.0 are one value."""
     a = wrap(x)
     size = check_size_arg(size, "unique")
-    return _unique(a, flat(a), return_counts, size, fill_value, algorithm, sort=True)
+    return _unique(a, flat(a), return_counts, size, fill_value, algorithm, sort=True, equal_nan=bool(equal_nan))
 
 
 def unique_consecutive(x, *, return_counts=False, size=None, fill_value=0, algorithm=None):

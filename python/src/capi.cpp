@@ -224,14 +224,14 @@ int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t 
 }
 
 int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n,
-              int64_t* count, const char* algorithm, void* workspace, int64_t workspace_bytes,
-              uintptr_t stream) {
+              int equal_nan, int64_t* count, const char* algorithm, void* workspace,
+              int64_t workspace_bytes, uintptr_t stream) {
   return guarded([&] {
     check_out(count, "count", "unique");
     if (device >= 0)
-      return gpu::unique(device, dtype, in, values, counts, n, count, str(algorithm), workspace,
-                         workspace_bytes, stream);
-    *count = host::unique(dtype, in, values, counts, n, str(algorithm));
+      return gpu::unique(device, dtype, in, values, counts, n, equal_nan != 0, count,
+                         str(algorithm), workspace, workspace_bytes, stream);
+    *count = host::unique(dtype, in, values, counts, n, equal_nan != 0, str(algorithm));
   });
 }
 

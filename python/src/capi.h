@@ -158,10 +158,11 @@ SK_API int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, i
                       int64_t* count, const char* algorithm, void* workspace,
                       int64_t workspace_bytes, uintptr_t stream);
 /* The first item of every run of equal items to values, and (counts != NULL) each run's
- * length. values must not overlap in on the GPU. */
+ * length. equal_nan != 0: consecutive NaNs (float32, float64) are one run, else each NaN is a
+ * run of its own. values must not overlap in on the GPU. */
 SK_API int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts,
-                     int64_t n, int64_t* count, const char* algorithm, void* workspace,
-                     int64_t workspace_bytes, uintptr_t stream);
+                     int64_t n, int equal_nan, int64_t* count, const char* algorithm,
+                     void* workspace, int64_t workspace_bytes, uintptr_t stream);
 /* GPU: waits for `stream`, then returns the int64 at d_count. */
 SK_API int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t* value);
 /* out[min(count, size) .. size) = *fill (item_bytes of 1, 2, 4, 8 or 16; fill in host memory),

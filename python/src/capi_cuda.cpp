@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <type_traits>
 
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
@@ -401,19 +402,26 @@ void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::
 }
 
 void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts,
-            std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
-            std::int64_t ws_bytes, std::uintptr_t stream) {
+            std::int64_t n, bool equal_nan, std::int64_t* count, const std::string& algorithm,
+            void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   const auto cfg = compact_config_of(algorithm);
+  const auto run = [&](const auto* typed_in, auto eq) {
+    using T = std::remove_cvref_t<decltype(*typed_in)>;
+    if (counts)
+      sc::unique_count(typed_in, static_cast<T*>(values), counts, n, eq, count, ws,
+                       static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+    else
+      sc::unique(typed_in, static_cast<T*>(values), n, eq, count, ws,
+                 static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+  };
   visit_types<gpu_compact_types>(dtype, "unique", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (counts)
-      sc::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts, n,
-                       scankit::equal_to<T>{}, count, ws, static_cast<std::size_t>(ws_bytes),
-                       as_stream(stream), cfg);
-    else
-      sc::unique(static_cast<const T*>(in), static_cast<T*>(values), n, scankit::equal_to<T>{},
-                 count, ws, static_cast<std::size_t>(ws_bytes), as_stream(stream), cfg);
+    if constexpr (std::is_floating_point_v<T>) {
+      // Instantiated by capi_unique.cu (the library instantiates equal_to only).
+      if (equal_nan) return run(static_cast<const T*>(in), scankit::equal_or_both_nan<T>{});
+    }
+    run(static_cast<const T*>(in), scankit::equal_to<T>{});
   });
 }
 

@@ -268,7 +268,7 @@ std::int64_t partition(int dtype, int pred, const void* threshold, bool stable, 
 std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int64_t n,
                      const std::string& algorithm);
 std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
-                    const std::string& algorithm);
+                    bool equal_nan, const std::string& algorithm);
 void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
                     std::int64_t bins, double lower, double upper, int mode,
                     const std::string& algorithm);
@@ -312,8 +312,8 @@ void nonzero(int device, int dtype, const void* in, std::int64_t* indices, std::
              std::int64_t* count, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
              std::uintptr_t stream);
 void unique(int device, int dtype, const void* in, void* values, std::int64_t* counts,
-            std::int64_t n, std::int64_t* count, const std::string& algorithm, void* ws,
-            std::int64_t ws_bytes, std::uintptr_t stream);
+            std::int64_t n, bool equal_nan, std::int64_t* count, const std::string& algorithm,
+            void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 std::int64_t read_count(int device, const std::int64_t* d_count, std::uintptr_t stream);
 void fill_tail(int device, int item_bytes, void* out, const std::int64_t* count, std::int64_t size,
                const void* fill, std::uintptr_t stream);

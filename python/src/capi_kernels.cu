@@ -24,6 +24,7 @@ constexpr unsigned full_mask = 0xffffffffu;
 // overload: the library's warp primitives.
 using scankit::cuda::detail::shfl_idx;
 using scankit::cuda::detail::shfl_up;
+using scankit::cuda::detail::warp_inclusive_scan;
 
 constexpr int block_threads = 256;
 constexpr int block_warps = block_threads / 32;
@@ -356,11 +357,7 @@ __global__ void __launch_bounds__(block_threads)
     for (std::int64_t c0 = 0; c0 < p.chunks; c0 += 32) {
       const std::int64_t c = c0 + lane;
       T* slot = ws + (a * p.chunks + c) * p.inner + col;
-      T incl = c < p.chunks ? *slot : op.identity();
-      for (int d = 1; d < 32; d <<= 1) {
-        const T t = shfl_up(incl, d);
-        if (lane >= d) incl = op(t, incl);
-      }
+      const T incl = warp_inclusive_scan(c < p.chunks ? *slot : op.identity(), op);
       const T before = shfl_up(incl, 1u);
       if (c < p.chunks) *slot = lane == 0 ? running : op(running, before);
       running = op(running, shfl_idx(incl, 31));
@@ -385,21 +382,11 @@ __global__ void __launch_bounds__(1024)
     const std::int64_t c0 = threadIdx.x * per, c1 = c0 + per < p.chunks ? c0 + per : p.chunks;
     T local = op.identity();
     for (std::int64_t c = c0; c < c1; ++c) local = op(local, base[c * p.inner]);
-    T incl = local;  // inclusive scan of the threads' totals, in thread order
-    for (int d = 1; d < 32; d <<= 1) {
-      const T t = shfl_up(incl, d);
-      if (lane >= d) incl = op(t, incl);
-    }
+    const T incl = warp_inclusive_scan(local, op);  // of the threads' totals, in thread order
     if (lane == 31) warp_totals[warp] = incl;
     __syncthreads();
-    if (warp == 0) {
-      T w = lane < warps ? warp_totals[lane] : op.identity();
-      for (int d = 1; d < 32; d <<= 1) {
-        const T t = shfl_up(w, d);
-        if (lane >= d) w = op(t, w);
-      }
-      warp_totals[lane] = w;  // inclusive over warps
-    }
+    if (warp == 0)  // inclusive over warps
+      warp_totals[lane] = warp_inclusive_scan(lane < warps ? warp_totals[lane] : op.identity(), op);
     __syncthreads();
     const T before_lane = shfl_up(incl, 1u);
     T prefix = warp > 0 ? op(init, warp_totals[warp - 1]) : init;

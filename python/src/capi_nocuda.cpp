@@ -53,7 +53,7 @@ void nonzero(int, int, const void*, std::int64_t*, std::int64_t, std::int64_t*, 
              void*, std::int64_t, std::uintptr_t) {
   none();
 }
-void unique(int, int, const void*, void*, std::int64_t*, std::int64_t, std::int64_t*,
+void unique(int, int, const void*, void*, std::int64_t*, std::int64_t, bool, std::int64_t*,
             const std::string&, void*, std::int64_t, std::uintptr_t) {
   none();
 }

@@ -1,5 +1,6 @@
 // The C ABI's CPU compactions (the library's chained parallel compaction, or its serial forms).
 #include <string>
+#include <type_traits>
 
 #include "capi_internal.hpp"
 #include "scankit/cpu/compact.hpp"
@@ -81,16 +82,21 @@ std::int64_t nonzero(int dtype, const void* in, std::int64_t* indices, std::int6
 }
 
 std::int64_t unique(int dtype, const void* in, void* values, std::int64_t* counts, std::int64_t n,
-                    const std::string& algorithm) {
+                    bool equal_nan, const std::string& algorithm) {
   require_type(dtype, all_number_types, "unique");
   const auto cfg = config_of(algorithm);
   std::int64_t count = 0;
+  const auto run = [&](const auto* typed_in, auto eq) {
+    using T = std::remove_cvref_t<decltype(*typed_in)>;
+    count = counts ? cpu::unique_count(typed_in, static_cast<T*>(values), counts, n, eq, cfg)
+                   : cpu::unique(typed_in, static_cast<T*>(values), n, eq, cfg);
+  };
   visit_number(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    count = counts ? cpu::unique_count(static_cast<const T*>(in), static_cast<T*>(values), counts,
-                                       n, sk::equal_to<T>{}, cfg)
-                   : cpu::unique(static_cast<const T*>(in), static_cast<T*>(values), n,
-                                 sk::equal_to<T>{}, cfg);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (equal_nan) return run(static_cast<const T*>(in), sk::equal_or_both_nan<T>{});
+    }
+    run(static_cast<const T*>(in), sk::equal_to<T>{});
   });
   return count;
 }

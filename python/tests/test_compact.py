@@ -163,6 +163,33 @@ def test_unique_size(backend, rng):
         np.testing.assert_array_equal(backend.numpy(gc), np.concatenate([counts, np.zeros(pad, np.int64)])[:size])
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("n", [1, 2, 257, 100003])
+def test_unique_nans(backend, rng, dtype, n):
+    skip_unsupported(backend, dtype)
+    x = random_array(rng, n, dtype)
+    # NaNs of both signs and another payload, and both zeros, at random places.
+    odd_nan = np.array([0x7FC00001 if dtype == "float32" else 0], dtype=np.uint32).view(np.float32)[0]
+    specials = np.array([np.nan, -np.nan, odd_nan if dtype == "float32" else np.nan, -0.0, 0.0], dtype=dtype)
+    at = rng.choice(n, size=min(n, 40), replace=False)
+    x[at] = specials[rng.integers(0, specials.size, at.size)]
+    xb = backend.asarray(x)
+    for equal_nan in (True, False):
+        vals, counts = np.unique(x, return_counts=True, equal_nan=equal_nan)
+        gv, gc = scankit.unique(xb, return_counts=True, equal_nan=equal_nan)
+        np.testing.assert_array_equal(backend.numpy(gv), vals)
+        np.testing.assert_array_equal(backend.numpy(gc), counts)
+        np.testing.assert_array_equal(backend.numpy(scankit.unique(xb, equal_nan=equal_nan)), vals)
+        # The fixed-size form, padded: the same values and counts first.
+        k = vals.size
+        pv, pc = scankit.unique(xb, return_counts=True, equal_nan=equal_nan, size=k + 2, fill_value=7)
+        np.testing.assert_array_equal(backend.numpy(pv)[:k], vals)
+        np.testing.assert_array_equal(backend.numpy(pc), np.concatenate([counts, [0, 0]]))
+        np.testing.assert_array_equal(backend.numpy(pv)[k:], np.array([7, 7], dtype=dtype))
+    assert scankit.unique(xb).size == np.unique(x).size  # equal_nan=True by default, as NumPy
+    np.testing.assert_array_equal(backend.numpy(xb), x)
+
+
 def runs(x):
     if x.size == 0:
         return x, np.zeros(0, np.int64)

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "common/compact_test_util.hpp"
@@ -191,6 +194,65 @@ TEST(CpuCompact, UserStructAndFunctor) {
     EXPECT_EQ(cpu::unique(in.data(), out.data(), n, same_key, c), cpu::unique(in.data(), expect.data(), n, same_key, ref));
     EXPECT_EQ(out, expect);
   }
+}
+
+// NaNs in sorted runs, as unique sees them after a sort by IEEE total order: equal_to leaves
+// each NaN a run of its own, equal_or_both_nan joins consecutive NaNs (of any sign and payload)
+// into one run, and both agree with a plain loop written with the rule itself.
+template <class T>
+void check_nan_runs() {
+  auto& g = sk::test::rng();
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{2}, std::int64_t{257}, std::int64_t{100003}}) {
+    std::vector<T> in(static_cast<std::size_t>(n));
+    for (auto& x : in) x = static_cast<T>(static_cast<int>(g() % 7) - 3);
+    std::sort(in.begin(), in.end());
+    // NaNs in runs of 1 to 4 at random places, with both signs.
+    for (std::int64_t i = 0; i < n; i += 1 + static_cast<std::int64_t>(g() % 50))
+      for (std::int64_t r = 0, len = 1 + g() % 4; r < len && i + r < n; ++r) in[i + r] = g() % 2 ? nan : -nan;
+    auto expect_runs = [&](auto eq) {
+      std::vector<T> v;
+      std::vector<std::int64_t> c;
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (i > 0 && eq(in[i - 1], in[i])) {
+          ++c.back();
+        } else {
+          v.push_back(in[i]);
+          c.push_back(1);
+        }
+      }
+      return std::pair{v, c};
+    };
+    const auto [nan_v, nan_c] = expect_runs([](T a, T b) { return a == b || (a != a && b != b); });
+    const auto [own_v, own_c] = expect_runs([](T a, T b) { return a == b; });
+    if (n >= 257) ASSERT_LT(nan_v.size(), own_v.size());  // the input has runs of several NaNs
+    auto same_bits = [](const std::vector<T>& a, const T* b) {
+      return std::memcmp(a.data(), b, a.size() * sizeof(T)) == 0;
+    };
+    for (auto a : cpu::all_compact_algorithms) {
+      std::vector<T> out(static_cast<std::size_t>(n));
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(n));
+      std::int64_t k = cpu::unique_count(in.data(), out.data(), counts.data(), n, sk::equal_or_both_nan<T>{}, config(a));
+      ASSERT_EQ(k, static_cast<std::int64_t>(nan_v.size())) << cpu::name(a) << " n=" << n;
+      EXPECT_TRUE(same_bits(nan_v, out.data())) << cpu::name(a) << " n=" << n;
+      EXPECT_TRUE(std::equal(nan_c.begin(), nan_c.end(), counts.begin())) << cpu::name(a) << " n=" << n;
+      k = cpu::unique(in.data(), out.data(), n, sk::equal_or_both_nan<T>{}, config(a));
+      ASSERT_EQ(k, static_cast<std::int64_t>(nan_v.size())) << cpu::name(a) << " n=" << n;
+      EXPECT_TRUE(same_bits(nan_v, out.data())) << cpu::name(a) << " n=" << n;
+      k = cpu::unique_count(in.data(), out.data(), counts.data(), n, sk::equal_to<T>{}, config(a));
+      ASSERT_EQ(k, static_cast<std::int64_t>(own_v.size())) << cpu::name(a) << " n=" << n;
+      EXPECT_TRUE(std::equal(own_c.begin(), own_c.end(), counts.begin())) << cpu::name(a) << " n=" << n;
+    }
+  }
+}
+
+TEST(CpuCompact, UniqueWithNaNsAsOneValue) {
+  check_nan_runs<float>();
+  check_nan_runs<double>();
+  // Without NaNs the two equivalences are the same.
+  EXPECT_TRUE(sk::equal_or_both_nan<int>{}(3, 3));
+  EXPECT_FALSE(sk::equal_or_both_nan<int>{}(3, 4));
+  EXPECT_FALSE(sk::equal_or_both_nan<float>{}(1.0f, std::numeric_limits<float>::quiet_NaN()));
 }
 
 TEST(CpuCompact, DefaultConfigLargeInput) {
