@@ -131,3 +131,20 @@ def test_numpy_keys_of_the_other_byte_order(rng, dtype):
     wu, wc = np.unique(k, return_counts=True)
     np.testing.assert_array_equal(u, wu)
     np.testing.assert_array_equal(c, wc)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "uint64", "float64"])
+def test_numpy_sort_above_the_hybrids_threshold(rng, dtype):
+    # From 16 MiB the CPU sort runs MSD-first; keys alone of 4 or 8 bytes have their buckets
+    # sorted by a quicksort (scankit/cpu/sort.hpp), against NumPy's order of the ordered bits.
+    n = (16 << 20) // np.dtype(dtype).itemsize + 4097
+    x = random_array(rng, n, dtype)
+    if dtype.startswith("float"):
+        at = rng.choice(n, size=64, replace=False)
+        x[at] = np.array([np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -1.5], dtype=dtype)[np.arange(64) % 8]
+    for descending in (False, True):
+        want = np.sort(ordered(x))
+        if descending:
+            want = want[::-1]
+        got = scankit.sort(x, descending=descending)
+        np.testing.assert_array_equal(ordered(got), want)

@@ -125,11 +125,17 @@ void check_out_of_place(const std::vector<K>& input, const std::vector<K>& want,
                             std::vector<K>(out_k.begin() + shift, out_k.end())));
   ASSERT_TRUE(bitwise_equal(std::vector<V>(want_v.begin() + shift, want_v.end()),
                             std::vector<V>(out_v.begin() + shift, out_v.end())));
-  std::vector<K> only(static_cast<std::size_t>(n + shift), K{});
-  cpu::detail::radix_sort(in_k.data() + shift, static_cast<const int*>(nullptr), only.data() + shift,
-                          static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hp);
-  ASSERT_TRUE(bitwise_equal(std::vector<K>(want_k.begin() + shift, want_k.end()),
-                            std::vector<K>(only.begin() + shift, only.end())));
+  // Keys only, the buckets by either algorithm (cpu::detail::bucket_sort).
+  for (auto b : {cpu::detail::bucket_sort::radix, cpu::detail::bucket_sort::vqsort}) {
+    auto hb = hp;
+    hb.buckets = b;
+    std::vector<K> only(static_cast<std::size_t>(n + shift), K{});
+    cpu::detail::radix_sort(in_k.data() + shift, static_cast<const int*>(nullptr), only.data() + shift,
+                            static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hb);
+    ASSERT_TRUE(bitwise_equal(std::vector<K>(want_k.begin() + shift, want_k.end()),
+                              std::vector<K>(only.begin() + shift, only.end())))
+        << (b == cpu::detail::bucket_sort::radix ? "radix" : "vqsort") << " buckets";
+  }
 }
 
 // Many chunks, whatever this machine's core count (13 and 16 workers), against the serial
@@ -296,9 +302,13 @@ void check_hybrid(const std::vector<K>& input, const sort_options& opts, bool wr
   cpu::detail::radix_sort(keys.data() + shift, vals.data() + shift, n, opts, "test", ws, write_combining, hp);
   ASSERT_TRUE(bitwise_equal(want_k, keys));
   ASSERT_TRUE(bitwise_equal(want_v, vals));
-  auto only = input;
-  cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hp);
-  ASSERT_TRUE(bitwise_equal(want_k, only));
+  for (auto b : {cpu::detail::bucket_sort::radix, cpu::detail::bucket_sort::vqsort}) {
+    auto hb = hp;
+    hb.buckets = b;
+    auto only = input;
+    cpu::detail::radix_sort(only.data() + shift, static_cast<int*>(nullptr), n, opts, "test", ws, write_combining, hb);
+    ASSERT_TRUE(bitwise_equal(want_k, only)) << (b == cpu::detail::bucket_sort::radix ? "radix" : "vqsort") << " buckets";
+  }
   check_out_of_place<K, V>(input, want_k, opts, write_combining, shift, hp, ws);
 }
 

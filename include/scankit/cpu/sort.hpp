@@ -60,6 +60,13 @@
 //     hybrid was even with them at 2-4 MiB and ahead from 8 MiB (2^21 uint32: ~14 against
 //     ~18 ms), by 1.4x at 2^25. detail::hybrid_params overrides both sizes (for the tests).
 //     The leaf buffers take up to 3 x 8 MiB per thread, on top of the scratch buffer.
+//   * Keys without values, 4 or 8 bytes, sorted over their whole bit range: each bucket is
+//     sorted instead by Google Highway's vectorized quicksort (vqsort, where the build has
+//     Highway; hybrid_params::buckets), in place in its destination. A quicksort does not keep
+//     equal keys in order, but two such keys compare equal only if their bits are the same,
+//     so the result cannot differ. Integers are sorted as they are; floats as their ordered
+//     bits (vqsort's own float order puts NaNs and -0.0 elsewhere), mapped there and back in
+//     the cache.
 //   * A bucket of more than hybrid_params::split_bytes (256 KiB) with at least three digits
 //     left is split once more by its top digit (split_leaf) into L2-sized pieces of L1 size,
 //     each then sorted as above: the passes over a 2 MiB bucket and two 2 MiB buffers ran from
@@ -103,6 +110,9 @@
 #endif
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+#if defined(SCANKIT_HAS_HIGHWAY)
+#include <hwy/contrib/sort/vqsort.h>
 #endif
 
 #include <tbb/blocked_range.h>
@@ -348,6 +358,16 @@ class line_writer {
   std::array<std::int64_t, radix> first_;
 };
 
+/// How the MSD-first hybrid sorts a bucket of keys without values (see the design notes).
+enum class bucket_sort {
+  /// The radix passes in the cache (leaf, split_leaf): stable, any key type and bit range.
+  radix,
+  /// Highway's vectorized quicksort, for 4- and 8-byte keys over their whole bit range: there
+  /// two keys that compare equal are the same bits, so the order of equal keys, which a
+  /// quicksort does not keep, cannot be seen. Elsewhere, and in builds without Highway, radix.
+  vqsort,
+};
+
 /// Tuning of the MSD-first hybrid (see the design notes). The defaults are the library's;
 /// tests shrink them so that the hybrid and its recursion run at small sizes.
 struct hybrid_params {
@@ -362,6 +382,8 @@ struct hybrid_params {
   /// 256 ranges of their own), so that a worker slowed down by something else on the host
   /// holds up the read and the scatter less: TBB hands the chunks out as workers come free.
   std::int64_t chunks_per_worker = 4;
+  /// How a bucket of keys without values is sorted (where the choice applies).
+  bucket_sort buckets = bucket_sort::vqsort;
 };
 
 /// The passes of the radix sort over an array and a scratch array of the same size.
@@ -753,21 +775,68 @@ class radix_sorter {
     if (ws_ != nullptr) ws_->prepare_leaves(buffers.size());  // here, before the workers start
     for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].ws = ws_, buffers[i].slot = i;
     std::atomic<std::size_t> next{0};
+    const bool quicksort = quicksort_buckets();
     for_chunks(pool, [&](std::int64_t c) {
       leaf_buffers& lb = buffers[static_cast<std::size_t>(c)];
       // Every worker's buffers up front, by that worker (the pages then lie near it), whether
       // or not a bucket is left for it: a workspace then holds the same after the same call.
-      lb.reserve(cap, y.v != nullptr);
+      if (!quicksort) lb.reserve(cap, y.v != nullptr);
       for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < leaves.size();) {
         const int d = leaves[i];
         const std::int64_t m = first[d + 1] - first[d];
-        if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes)
+        if (quicksort)
+          quicksort_leaf(y.k + first[d], dst.k + first[d], m);
+        else if (rest.size() >= 3 && m * item_bytes() > hp_.split_bytes)
           split_leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb, cap);
         else
           leaf(y.at(first[d]), dst.at(first[d]), m, rest, lb.a(), lb.b(), leaf_out(m));
       }
       store_fence();  // the staged copies' streaming stores, before the join publishes them
     });
+  }
+
+  /// Whether msd() sorts its buckets with Highway's vqsort (bucket_sort::vqsort).
+  bool quicksort_buckets() const {
+#if defined(SCANKIT_HAS_HIGHWAY)
+    return hp_.buckets == bucket_sort::vqsort && !with_values_ && (sizeof(K) == 4 || sizeof(K) == 8) &&
+           digit_.begin == 0 && digit_.end == radix_traits<K>::bits;
+#else
+    return false;
+#endif
+  }
+
+  /// A bucket of m keys from s into d (which may be s) by Highway's vqsort, in place in d.
+  /// Integer keys are sorted as they are (ascending or descending: their order is the sort's);
+  /// floats as their ordered bits, the unsigned integers whose order is IEEE total order, and
+  /// mapped back after.
+  void quicksort_leaf([[maybe_unused]] const K* s, [[maybe_unused]] K* d, [[maybe_unused]] std::int64_t m) const {
+#if defined(SCANKIT_HAS_HIGHWAY)
+    if constexpr (sizeof(K) == 4 || sizeof(K) == 8) {
+      thread_local const hwy::Sorter sorter;  // holds a buffer; one per thread
+      const auto n = static_cast<std::size_t>(m);
+      if constexpr (std::is_integral_v<K>) {
+        // The fixed-width type of K (long long and long are both 8 bytes but distinct types).
+        using I = std::conditional_t<std::is_signed_v<K>, std::make_signed_t<U>, U>;
+        if (s != d) std::memcpy(static_cast<void*>(d), s, n * sizeof(K));
+        I* const v = reinterpret_cast<I*>(d);
+        if (digit_.flip != U{0}) sorter(v, n, hwy::SortDescending());
+        else sorter(v, n, hwy::SortAscending());
+      } else {
+        U* const o = reinterpret_cast<U*>(d);  // the keys' bytes, as their ordered bits
+        for (std::size_t i = 0; i < n; ++i) {
+          const U b = digit_.ordered(s[i]);
+          std::memcpy(o + i, &b, sizeof(U));
+        }
+        sorter(o, n, hwy::SortAscending());
+        for (std::size_t i = 0; i < n; ++i) {
+          U b;
+          std::memcpy(&b, o + i, sizeof(U));
+          b = radix_traits<K>::map::from(static_cast<U>(b ^ digit_.flip));
+          std::memcpy(o + i, &b, sizeof(U));
+        }
+      }
+    }
+#endif
   }
 
   /// A bucket too big for the L1 cache: one more stable pass, by its top digit, from s into
