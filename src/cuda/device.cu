@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/device_info.hpp"
 
 namespace scankit::cuda::detail {
 
@@ -46,6 +47,28 @@ int device_attribute(cudaDeviceAttr attr) {
     SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, key.first));
     return value;
   });
+}
+
+const device_info& current_device_info() {
+  static std::mutex lock;
+  static std::map<int, device_info> known;  // device -> description (node-based: references stay valid)
+  const int dev = current_device();
+  std::lock_guard<std::mutex> guard(lock);
+  if (auto it = known.find(dev); it != known.end()) return it->second;
+  auto attr = [dev](cudaDeviceAttr a) {
+    int value = 0;
+    SCANKIT_CUDA_CHECK(cudaDeviceGetAttribute(&value, a, dev));
+    return value;
+  };
+  device_info d;
+  d.arch = 10 * attr(cudaDevAttrComputeCapabilityMajor) + attr(cudaDevAttrComputeCapabilityMinor);
+  d.sm_count = std::max(1, attr(cudaDevAttrMultiProcessorCount));
+  d.smem_per_block_optin = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  d.smem_per_sm = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  d.l2_bytes = static_cast<std::size_t>(attr(cudaDevAttrL2CacheSize));
+  d.memory_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
+  d.memory_clock_khz = attr(cudaDevAttrMemoryClockRate);
+  return known.emplace(dev, d).first->second;
 }
 
 void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
