@@ -40,7 +40,7 @@ system_info query_bench_system();
 /// Every visible GPU (empty without CUDA or without a GPU).
 std::vector<gpu_info> query_gpus();
 
-/// One line: "NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs, 79.1 GiB)" or "no GPU".
+/// One line: "<GPU name> (cc <major>.<minor>, <N> SMs, <memory> GiB)" or "no GPU".
 std::string describe_gpu(const system_info& sys);
 
 /// The device part of every command's header line: "device: NAME (N SMs, cc X.Y)", or

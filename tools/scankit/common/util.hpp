@@ -53,7 +53,7 @@ std::string format_ratio(double r);
 std::string format_gbps(double gbps);
 std::string format_pct(double pct);
 
-/// Local time as ISO 8601 with offset, e.g. 2025-11-21T05:00:00+0100.
+/// Local time as ISO 8601 with offset: YYYY-MM-DDThh:mm:ss+hhmm.
 std::string iso_date_now();
 
 /// Bytes of host memory available to allocate (MemAvailable), 0 if unknown.
