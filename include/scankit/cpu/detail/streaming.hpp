@@ -10,6 +10,9 @@
 
 #include "scankit/cpu/detail/common.hpp"  // SCANKIT_CPU_HAS_SSE2
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace scankit::cpu::detail {
 
@@ -84,5 +87,42 @@ template <class T>
 inline constexpr bool can_stream_v = std::is_trivially_copyable_v<T> &&
                                      std::is_trivially_default_constructible_v<T> &&
                                      sizeof(T) <= 256;
+
+/// Writes one 64-byte line (`to` on a line boundary) with streaming stores, which skip the read
+/// of the line that an ordinary store would first make.
+inline void stream_line(void* to, const void* from) {
+#if defined(__SSE2__)
+  auto* o = static_cast<__m128i*>(to);
+  const auto* i = static_cast<const __m128i*>(from);
+  _mm_stream_si128(o, _mm_loadu_si128(i));
+  _mm_stream_si128(o + 1, _mm_loadu_si128(i + 1));
+  _mm_stream_si128(o + 2, _mm_loadu_si128(i + 2));
+  _mm_stream_si128(o + 3, _mm_loadu_si128(i + 3));
+#else
+  std::memcpy(to, from, 64);
+#endif
+}
+
+/// Copies `bytes` bytes to memory that will not be read again soon: the whole 64-byte lines of
+/// the destination with streaming stores (no read of those lines first), the ragged ends with
+/// plain ones. Streaming stores are weakly ordered: call store_fence() before other threads
+/// may read the destination.
+inline void stream_bytes(void* dst, const void* src, std::size_t bytes) {
+  auto* o = static_cast<unsigned char*>(dst);
+  const auto* i = static_cast<const unsigned char*>(src);
+#if defined(__SSE2__)
+  const std::size_t head = std::min(bytes, (64 - reinterpret_cast<std::uintptr_t>(o) % 64) % 64);
+  std::memcpy(o, i, head);
+  o += head, i += head, bytes -= head;
+  for (; bytes >= 64; bytes -= 64, o += 64, i += 64) stream_line(o, i);
+#endif
+  std::memcpy(o, i, bytes);
+}
+
+inline void store_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 }  // namespace scankit::cpu::detail
