@@ -114,7 +114,7 @@ def _gpu_select_exact(x, mask):
     if not e:
         return None
     out = ops.empty_flat_like(x, dev)
-    _capi.call("select_flagged", dev, e[0], ops.ptr(x), ops.ptr(mask), ops.ptr(out), e[1], e[4], b"", e[3], e[2], s)
+    _capi.call("select_flagged", dev, e[0], ops.ptr(x), ops.ptr(mask), ops.ptr(out), e[1], e[4], 0, e[3], e[2], s)
     value = getattr(_count, "value", None)
     if value is None:
         value = _count.value = ctypes.c_int64(0)

@@ -172,7 +172,7 @@ def _scan_flat(a, name, exclusive):
     else:
         s, nbytes, wp = 0, 0, 0
     _capi.scan(dev, code, _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res),
-               1, n, 1, b"", wp, nbytes, s)
+               1, n, 1, 0, wp, nbytes, s)
     return ops.wrap_result(res)
 
 
@@ -200,7 +200,7 @@ def _gpu_flat(x, name, exclusive):
     res = ops.empty_flat_like(x, dev)
     # The library checks for a graph capture (which may not hold the kept workspace) beside the
     # launch, for a fraction of what asking the array library here would cost every call.
-    if _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, b"",
+    if _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, 0,
                   e[3], e[2], s, _capi.SCAN_KEPT_WORKSPACE if e[3] else 0) is False:
         return None
     return res
@@ -221,7 +221,7 @@ def _numpy_flat(x, name, exclusive):
         return None
     res = np.empty(x.shape[0], x.dtype)
     _capi.scan(-1, code, _OP_CODES[name], 1 if exclusive else 0, 0, x.ctypes.data, res.ctypes.data, 1,
-               x.shape[0], 1, b"", 0, 0, 0)
+               x.shape[0], 1, 0, 0, 0, 0)
     return res
 
 
