@@ -63,36 +63,42 @@ _i, _i64, _p, _d = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.c_doubl
 _pu, _pi64 = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int64)
 
 
+# Prototypes as capi_dist.h declares them (python/tests/test_capi_abi.py compares the two).
+DIST_PROTOS = {
+    "sk_dist_last_error": (ctypes.c_char_p, []),
+    "sk_dist_world": (_i, [ctypes.POINTER(_p)]),
+    "sk_dist_adopt": (_i, [ctypes.c_size_t, ctypes.POINTER(_p)]),
+    "sk_dist_free": (None, [_p]),
+    "sk_dist_rank": (_i, [_p]),
+    "sk_dist_size": (_i, [_p]),
+    "sk_dist_scan": (_i, [_p, _i, _i, _i, _p, _p, _p, _i64, _p]),
+    "sk_dist_select_if": (_i, [_p, _i, _i, _p, _i, _p, _p, _i64, _pi64]),
+    "sk_dist_histogram_even": (_i, [_p, _i, _p, _i64, _p, _i64, _d, _d]),
+    "sk_dist_bincount": (_i, [_p, _i, _p, _i64, _p, _i64]),
+    "sk_dist_sort": (_i, [_p, _i, _p, _i64, _i, ctypes.POINTER(_p), _pi64]),
+    "sk_dist_take": (None, [_p, _p]),
+}
+NCCL_PROTOS = {
+    "sk_nccl_last_error": (ctypes.c_char_p, []),
+    "sk_nccl_all_devices": (_i, [ctypes.POINTER(ctypes.c_int), _i, ctypes.POINTER(_p)]),
+    "sk_nccl_free": (None, [_p]),
+    "sk_nccl_size": (_i, [_p]),
+    "sk_nccl_scan": (_i, [_p, _i, _i, _i, _p, _pu, _pu, _pi64, _pu, _p]),
+    "sk_nccl_select_if": (_i, [_p, _i, _i, _p, _pu, _pu, _pi64, _pu, _pi64]),
+    "sk_nccl_histogram_even": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _d, _d, _pu]),
+    "sk_nccl_bincount": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _pu]),
+    "sk_nccl_sort": (_i, [_p, _i, _pu, _pi64, _pu, _pi64, _i, _pu, _pi64]),
+}
+
+
 def _library():
     # Global, so that MPI's own plugins find libmpi's symbols.
-    return _load("libscankit_dist_capi.so", "MPI (Debian: libopenmpi-dev and openmpi-bin)", {
-        "sk_dist_last_error": (ctypes.c_char_p, []),
-        "sk_dist_world": (_i, [ctypes.POINTER(_p)]),
-        "sk_dist_adopt": (_i, [ctypes.c_size_t, ctypes.POINTER(_p)]),
-        "sk_dist_free": (None, [_p]),
-        "sk_dist_rank": (_i, [_p]),
-        "sk_dist_size": (_i, [_p]),
-        "sk_dist_scan": (_i, [_p, _i, _i, _i, _p, _p, _p, _i64, _p]),
-        "sk_dist_select_if": (_i, [_p, _i, _i, _p, _i, _p, _p, _i64, _pi64]),
-        "sk_dist_histogram_even": (_i, [_p, _i, _p, _i64, _p, _i64, _d, _d]),
-        "sk_dist_bincount": (_i, [_p, _i, _p, _i64, _p, _i64]),
-        "sk_dist_sort": (_i, [_p, _i, _p, _i64, _i, ctypes.POINTER(_p), _pi64]),
-        "sk_dist_take": (None, [_p, _p]),
-    }, ctypes.RTLD_GLOBAL)
+    return _load("libscankit_dist_capi.so", "MPI (Debian: libopenmpi-dev and openmpi-bin)", DIST_PROTOS,
+                 ctypes.RTLD_GLOBAL)
 
 
 def _nccl_library():
-    return _load("libscankit_dist_nccl_capi.so", "CUDA and NCCL", {
-        "sk_nccl_last_error": (ctypes.c_char_p, []),
-        "sk_nccl_all_devices": (_i, [ctypes.POINTER(ctypes.c_int), _i, ctypes.POINTER(_p)]),
-        "sk_nccl_free": (None, [_p]),
-        "sk_nccl_size": (_i, [_p]),
-        "sk_nccl_scan": (_i, [_p, _i, _i, _i, _p, _pu, _pu, _pi64, _pu, _p]),
-        "sk_nccl_select_if": (_i, [_p, _i, _i, _p, _pu, _pu, _pi64, _pu, _pi64]),
-        "sk_nccl_histogram_even": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _d, _d, _pu]),
-        "sk_nccl_bincount": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _pu]),
-        "sk_nccl_sort": (_i, [_p, _i, _pu, _pi64, _pu, _pi64, _i, _pu, _pi64]),
-    })
+    return _load("libscankit_dist_nccl_capi.so", "CUDA and NCCL", NCCL_PROTOS)
 
 
 def _call(f, *args):
