@@ -41,7 +41,6 @@ _f64 = ctypes.c_double
 _p = ctypes.c_void_p
 _s = ctypes.c_char_p
 _pi64 = ctypes.POINTER(ctypes.c_int64)
-_up = ctypes.c_size_t  # uintptr_t
 
 
 def _args(name, *groups):
@@ -94,7 +93,6 @@ _protos = {
     "sk_algorithms": (_s, [_s]),
     "sk_scan_workspace": (_i, [ARGS["scan"], _pi64]),
     "sk_scan": (_i, [ARGS["scan"]]),
-    "sk_time_scan": (_i, [_i, _i, _i64, _i, _up, ctypes.POINTER(ctypes.c_double)]),
     "sk_sort_workspace": (_i, [ARGS["sort"], _pi64]),
     "sk_sort": (_i, [ARGS["sort"]]),
     "sk_compact_workspace": (_i, [ARGS["compact_workspace"], _pi64]),
@@ -303,11 +301,3 @@ def algo(name):
     if not isinstance(name, str):
         raise TypeError(f"algorithm must be a string, not {type(name).__name__}")
     return name.encode()
-
-
-def time_scan(device, dtype, n, calls, stream):
-    """Mean microseconds of one C++ call of the device scan (an inclusive sum of n items of
-    `dtype` name) over `calls` calls queued on `stream` (sk_time_scan)."""
-    out = ctypes.c_double(0)
-    call("time_scan", device, DTYPE_CODES[dtype], n, calls, stream, ctypes.byref(out))
-    return out.value

@@ -146,13 +146,6 @@ int sk_scan(const sk_scan_args* a) {
   });
 }
 
-int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t stream, double* mean_us) {
-  return guarded([&] {
-    check_out(mean_us, "the result pointer", "time_scan");
-    *mean_us = gpu::time_scan(device, dtype, n, calls, stream);
-  });
-}
-
 int sk_sort_workspace(const sk_sort_args* a, int64_t* bytes) {
   return guarded([&] {
     check_out(a, "the argument block", "sk_sort_workspace");

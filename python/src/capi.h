@@ -110,13 +110,6 @@ typedef struct sk_scan_args {
 SK_API int sk_scan_workspace(const sk_scan_args* args, int64_t* bytes);
 SK_API int sk_scan(const sk_scan_args* args);
 
-/* The mean wall-clock microseconds of one C++ call of the device scan (scankit::cuda::scan: an
- * inclusive sum of n items of dtype, on device memory this call allocates), over `calls` calls
- * queued back to back on `stream` and a final synchronisation: what a C++ caller pays per call,
- * beside which a Python call's cost reads directly (python -m scankit.bench). Synchronises. */
-SK_API int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t stream,
-                        double* mean_us);
-
 /* ---- sort ------------------------------------------------------------------------------
  * Stable radix sort of n keys (every integer type, float16, bfloat16, float32, float64; IEEE
  * total order for floats, NaNs last ascending). keys_out receives the sorted keys (keys_in is
