@@ -165,7 +165,12 @@ def algorithm_address(name):
     return a
 
 
-def _address(v):
+def fields(name):
+    """The field names of sk_<name>'s argument block, in capi.h's order."""
+    return _entries[name].fields
+
+
+def address(v):
     """An address field's value: an int as it is, None as 0, bytes as an algorithm name's
     address, a ctypes object's address, else the host buffer of a NumPy array."""
     if v is None:
@@ -184,9 +189,9 @@ def _address(v):
 def _invoke(name, values):
     """sk_<name>'s status: the block's fields packed from the first values (in the block's field
     order), the rest passed after the block's address."""
-    e = _entries[name]
-    if e.block is None:
-        return e.fn(*values)
+    e = _entries.get(name)
+    if e is None or e.block is None:
+        return _fns[name](*values)
     block = getattr(_blocks, name, None)
     if block is None:
         block = e.block()
@@ -197,7 +202,7 @@ def _invoke(name, values):
         e.pack(block, 0, *head)
     except struct.error:
         # Something other than ints in an address field (None, a name, a host buffer).
-        e.pack(block, 0, *[_address(v) if a else v for v, a in zip(head, e.addresses)])
+        e.pack(block, 0, *[address(v) if a else v for v, a in zip(head, e.addresses)])
     return e.fn(ctypes.addressof(block), *values[k:])
 
 

@@ -248,8 +248,9 @@ def per_call_steps(x, calls=2000):
     """What one small ``scankit.cumsum(x)`` call is made of (x: a 1-D contiguous int32 array of
     NumPy, PyTorch or CuPy): [(step, microseconds per call)], each step run `calls` times in a
     loop (fewest of 3 loops), the GPU queue drained after the loops that queue work. The steps
-    are the ones the call takes, in its order (_scan._gpu_flat for GPU arrays, _scan._numpy_flat
-    for NumPy's); "the rest" is the total less their sum (the Python code between them)."""
+    are the ones the call takes, in its order (_core.scan_gpu_flat for GPU arrays,
+    _core.scan_numpy_flat for NumPy's); "the rest" is the total less their sum (the Python code
+    between them)."""
     from scankit import _arrays, _core, _scan
 
     a = _arrays.wrap(x)
@@ -296,7 +297,7 @@ def per_call_steps(x, calls=2000):
         xp, rp = ops.ptr(x), ops.ptr(res)
         if type(x) is np.ndarray:
             steps = [("1-D, contiguous, type code", per_call(lambda: (x.ndim, x.flags.c_contiguous,
-                                                                     _scan._NUMPY_CODES.get(x.dtype)))),
+                                                                     _core._NUMPY_SCAN_CODES.get(x.dtype)))),
                      ("result allocation", per_call(lambda: np.empty(n, x.dtype)))]
         else:
             steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),
