@@ -3,6 +3,11 @@
 The library has no Python headers in it, so one build serves every Python 3 version. It lies
 next to this file: ``pip install ./python`` puts it there, and a CMake build stages a ready
 package in ``<build>/python/scankit``.
+
+Every entry of more than a pointer or two takes one argument block (capi.h's sk_<name>_args):
+ARGS holds them as ctypes Structures, and call() packs a block with one struct.pack_into, so
+ctypes converts one pointer per call. python/tests/test_capi_abi.py compares the prototypes and
+blocks here with capi.h.
 """
 
 import ctypes
