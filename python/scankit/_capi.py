@@ -191,24 +191,33 @@ def address(v):
     return v.ctypes.data
 
 
+def _hold(name):
+    """This thread's (block, address) for sk_<name>."""
+    block = _entries[name].block()
+    held = (block, ctypes.addressof(block))
+    setattr(_blocks, name, held)
+    return held
+
+
 def _invoke(name, values):
     """sk_<name>'s status: the block's fields packed from the first values (in the block's field
     order), the rest passed after the block's address."""
     e = _entries.get(name)
     if e is None or e.block is None:
         return _fns[name](*values)
-    block = getattr(_blocks, name, None)
-    if block is None:
-        block = e.block()
-        setattr(_blocks, name, block)
+    held = getattr(_blocks, name, None)
+    if held is None:
+        held = _hold(name)
     k = len(e.fields)
-    head = values[:k]
+    head = values if len(values) == k else values[:k]
     try:
-        e.pack(block, 0, *head)
+        e.pack(held[0], 0, *head)
     except struct.error:
         # Something other than ints in an address field (None, a name, a host buffer).
-        e.pack(block, 0, *[address(v) if a else v for v, a in zip(head, e.addresses)])
-    return e.fn(ctypes.addressof(block), *values[k:])
+        e.pack(held[0], 0, *[address(v) if a else v for v, a in zip(head, e.addresses)])
+    if len(values) == k:
+        return e.fn(held[1])
+    return e.fn(held[1], *values[k:])
 
 
 def call(name, *values):
@@ -236,6 +245,7 @@ def raise_status(status, message):
 
 
 SCAN_KEPT_WORKSPACE = 1
+_scan_pack, _scan_fn = _entries["scan"].pack, _entries["scan"].fn
 
 
 def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace, workspace_bytes,
@@ -243,8 +253,17 @@ def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algor
     """sk_scan: every pointer and the stream as an int (0: none); algorithm as bytes (b"": the
     default). With flags=SCAN_KEPT_WORKSPACE it returns False, having queued nothing, when the
     stream is capturing a CUDA graph (else None)."""
-    status = _invoke("scan", (device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace,
-                              workspace_bytes, stream, flags))
+    # The small calls' path: sk_scan's block packed here, without _invoke's generality.
+    held = getattr(_blocks, "scan", None)
+    if held is None:
+        held = _hold("scan")
+    try:
+        _scan_pack(held[0], 0, device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace,
+                   workspace_bytes, stream, flags)
+    except struct.error:
+        return scan(device, dtype, op, exclusive, address(init), address(x), address(out), outer, length, inner,
+                    address(algorithm), address(workspace), workspace_bytes, stream, flags)
+    status = _scan_fn(held[1])
     if status != OK:
         if status == ECAPTURING:
             return False
