@@ -3,6 +3,11 @@
 The library has no Python headers in it, so one build serves every Python 3 version. It lies
 next to this file: ``pip install ./python`` puts it there, and a CMake build stages a ready
 package in ``<build>/python/scankit``.
+
+Every entry of more than a pointer or two takes one argument block (capi.h's sk_<name>_args):
+ARGS holds them as ctypes Structures, and call() packs a block with one struct.pack_into, so
+ctypes converts one pointer per call. python/tests/test_capi_abi.py compares the prototypes and
+blocks here with capi.h.
 """
 
 import ctypes
@@ -37,48 +42,188 @@ PRED_NONZERO, PRED_LESS, PRED_GREATER = 0, 1, 2
 _i = ctypes.c_int
 _i64 = ctypes.c_int64
 _u64 = ctypes.c_uint64
+_f64 = ctypes.c_double
 _p = ctypes.c_void_p
 _s = ctypes.c_char_p
 _pi64 = ctypes.POINTER(ctypes.c_int64)
-_up = ctypes.c_size_t  # uintptr_t
 
+
+def _args(name, *groups):
+    """The ctypes Structure of capi.h's `sk_<name>_args`: groups of (C type, field names)."""
+    fields = [(f, t) for t, names in groups for f in names.split()]
+    return type(f"sk_{name}_args", (ctypes.Structure,), {"_fields_": fields})
+
+
+_ADDR = "init in out algorithm workspace stream flags"
+ARGS = {
+    "scan": _args("scan", (_i64, "device dtype op exclusive"), (_u64, "init in out"), (_i64, "outer len inner"),
+                  (_u64, "algorithm workspace"), (_i64, "workspace_bytes"), (_u64, "stream flags")),
+    "sort": _args("sort", (_i64, "device dtype"), (_u64, "keys_in keys_out values_in values_out"),
+                  (_i64, "value_bytes indices n descending"), (_u64, "algorithm workspace"),
+                  (_i64, "workspace_bytes"), (_u64, "stream")),
+    "compact_workspace": _args("compact_workspace", (_i64, "device n item_bytes"), (_u64, "algorithm")),
+    "select_flagged": _args("select_flagged", (_i64, "device item_bytes"), (_u64, "in flags out"), (_i64, "n"),
+                            (_u64, "count algorithm workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
+    "select_if": _args("select_if", (_i64, "device dtype pred"), (_u64, "threshold"), (_i64, "remove"),
+                       (_u64, "in out"), (_i64, "n"), (_u64, "count algorithm workspace"), (_i64, "workspace_bytes"),
+                       (_u64, "stream")),
+    "partition": _args("partition", (_i64, "device dtype pred"), (_u64, "threshold"), (_i64, "stable"),
+                       (_u64, "in out"), (_i64, "n"), (_u64, "count algorithm workspace"), (_i64, "workspace_bytes"),
+                       (_u64, "stream")),
+    "nonzero": _args("nonzero", (_i64, "device dtype"), (_u64, "in indices"), (_i64, "n"),
+                     (_u64, "count algorithm workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
+    "unique": _args("unique", (_i64, "device dtype"), (_u64, "in values counts"), (_i64, "n equal_nan"),
+                    (_u64, "count algorithm workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
+    "read_count": _args("read_count", (_i64, "device"), (_u64, "count stream")),
+    "fill_tail": _args("fill_tail", (_i64, "device item_bytes"), (_u64, "out count"), (_i64, "size"),
+                       (_u64, "fill stream")),
+    "histogram_even": _args("histogram_even", (_i64, "device dtype"), (_u64, "samples"), (_i64, "n"),
+                            (_u64, "counts"), (_i64, "bins"), (_f64, "lower upper"), (_i64, "mode"),
+                            (_u64, "algorithm stream")),
+    "histogram_edges": _args("histogram_edges", (_i64, "device dtype"), (_u64, "samples"), (_i64, "n"),
+                             (_u64, "counts edges"), (_i64, "num_edges"), (_u64, "algorithm stream")),
+    "bincount": _args("bincount", (_i64, "device dtype"), (_u64, "samples"), (_i64, "n"), (_u64, "counts"),
+                      (_i64, "bins"), (_u64, "algorithm stream")),
+    "bincount_capped": _args("bincount_capped", (_i64, "device dtype"), (_u64, "samples"), (_i64, "n"),
+                             (_u64, "counts"), (_i64, "capacity"), (_u64, "algorithm stream summary")),
+}
+
+# Prototypes as capi.h declares them (python/tests/test_capi_abi.py compares the two). An
+# argument block is declared by its Structure and passed as its address.
 _protos = {
     "sk_version": (_s, []),
     "sk_built_with_cuda": (_i, []),
     "sk_device_count": (_i, []),
     "sk_last_error": (_s, []),
     "sk_algorithms": (_s, [_s]),
-    "sk_scan_workspace": (_i, [_i, _i, _i64, _i64, _i64, _s, _pi64]),
-    "sk_scan": (_i, [_p]),
-    "sk_time_scan": (_i, [_i, _i, _i64, _i, _up, ctypes.POINTER(ctypes.c_double)]),
-    "sk_sort_workspace": (_i, [_i, _i, _i64, _i, _i, _s, _pi64]),
-    "sk_sort": (_i, [_i, _i, _p, _p, _p, _p, _i, _i, _i64, _i, _s, _p, _i64, _up]),
-    "sk_compact_workspace": (_i, [_i, _i64, _i, _s, _pi64]),
-    "sk_select_flagged": (_i, [_i, _i, _p, _p, _p, _i64, _p, _s, _p, _i64, _up]),
-    "sk_select_if": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
-    "sk_partition": (_i, [_i, _i, _i, _p, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
-    "sk_nonzero": (_i, [_i, _i, _p, _p, _i64, _p, _s, _p, _i64, _up]),
-    "sk_unique": (_i, [_i, _i, _p, _p, _p, _i64, _i, _p, _s, _p, _i64, _up]),
-    "sk_read_count": (_i, [_i, _p, _up, _pi64]),
-    "sk_fill_tail": (_i, [_i, _i, _p, _p, _i64, _p, _up]),
-    "sk_histogram_even": (_i, [_i, _i, _p, _i64, _p, _i64, ctypes.c_double, ctypes.c_double, _i, _s, _up]),
-    "sk_histogram_edges": (_i, [_i, _i, _p, _i64, _p, _p, _i64, _s, _up]),
-    "sk_bincount": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up]),
-    "sk_bincount_capped": (_i, [_i, _i, _p, _i64, _p, _i64, _s, _up, _pi64]),
+    "sk_scan_workspace": (_i, [ARGS["scan"], _pi64]),
+    "sk_scan": (_i, [ARGS["scan"]]),
+    "sk_sort_workspace": (_i, [ARGS["sort"], _pi64]),
+    "sk_sort": (_i, [ARGS["sort"]]),
+    "sk_compact_workspace": (_i, [ARGS["compact_workspace"], _pi64]),
+    "sk_select_flagged": (_i, [ARGS["select_flagged"]]),
+    "sk_select_if": (_i, [ARGS["select_if"]]),
+    "sk_partition": (_i, [ARGS["partition"]]),
+    "sk_nonzero": (_i, [ARGS["nonzero"]]),
+    "sk_unique": (_i, [ARGS["unique"]]),
+    "sk_read_count": (_i, [ARGS["read_count"], _pi64]),
+    "sk_fill_tail": (_i, [ARGS["fill_tail"]]),
+    "sk_histogram_even": (_i, [ARGS["histogram_even"]]),
+    "sk_histogram_edges": (_i, [ARGS["histogram_edges"]]),
+    "sk_bincount": (_i, [ARGS["bincount"]]),
+    "sk_bincount_capped": (_i, [ARGS["bincount_capped"]]),
 }
-# The entries by their short names ("scan" for sk_scan), prototypes set once: a call looks its
-# function up in this dict and nothing else.
+_CODES = {_i64: "q", _u64: "Q", _f64: "d"}
+
+
+class _Entry:
+    """One C entry: the function, and for an entry taking an argument block, the block's
+    packing (one struct.pack_into, then one pointer for ctypes to convert)."""
+
+    __slots__ = ("fn", "pack", "fields", "addresses", "block")
+
+    def __init__(self, fn, block):
+        self.fn = fn
+        self.block = block
+        if block is None:
+            self.pack = self.fields = self.addresses = None
+            return
+        self.fields = tuple(f for f, _ in block._fields_)
+        self.pack = struct.Struct("=" + "".join(_CODES[t] for _, t in block._fields_)).pack_into
+        self.addresses = tuple(t is _u64 for _, t in block._fields_)
+
+
+# The entries by their short names ("scan" for sk_scan), prototypes set once.
 _fns = {}
-for _name, (_res, _args) in _protos.items():
+_entries = {}
+for _name, (_res, _params) in _protos.items():
     _f = getattr(lib, _name)
     _f.restype = _res
-    _f.argtypes = _args
+    _blk = _params[0] if _params and isinstance(_params[0], type) and issubclass(_params[0], ctypes.Structure) \
+        else None
+    _f.argtypes = [_p if isinstance(t, type) and issubclass(t, ctypes.Structure) else t for t in _params]
     _fns[_name[3:]] = _f
+    _entries[_name[3:]] = _Entry(_f, _blk)
+
+# Each thread packs into blocks of its own: ctypes lets other threads run during a call.
+_blocks = threading.local()
+
+# Algorithm names as NUL-terminated strings that live as long as the module: a block holds the
+# address. A name beyond the cache's room lives until the thread's next such name.
+_names = {b"": 0}
+_NAMES_ROOM = 256
 
 
-def call(name, *args):
-    """Calls sk_<name>(*args) and raises the matching Python exception on failure."""
-    status = _fns[name](*args)
+def algorithm_address(name):
+    """The address of the NUL-terminated bytes `name` (0 for b"" or None)."""
+    if not name:
+        return 0
+    a = _names.get(name)
+    if a is None:
+        buf = ctypes.create_string_buffer(name)
+        a = ctypes.addressof(buf)
+        if len(_names) < _NAMES_ROOM:
+            _names[name] = a
+            _names[(name,)] = buf  # keeps the buffer alive
+        else:
+            _blocks.name = buf
+    return a
+
+
+def fields(name):
+    """The field names of sk_<name>'s argument block, in capi.h's order."""
+    return _entries[name].fields
+
+
+def address(v):
+    """An address field's value: an int as it is, None as 0, bytes as an algorithm name's
+    address, a ctypes object's address, else the host buffer of a NumPy array."""
+    if v is None:
+        return 0
+    if isinstance(v, int):
+        return v
+    if isinstance(v, bytes):
+        return algorithm_address(v)
+    if isinstance(v, ctypes.c_void_p):
+        return v.value or 0
+    if isinstance(v, (ctypes._SimpleCData, ctypes.Array, ctypes.Structure)):
+        return ctypes.addressof(v)
+    return v.ctypes.data
+
+
+def _hold(name):
+    """This thread's (block, address) for sk_<name>."""
+    block = _entries[name].block()
+    held = (block, ctypes.addressof(block))
+    setattr(_blocks, name, held)
+    return held
+
+
+def _invoke(name, values):
+    """sk_<name>'s status: the block's fields packed from the first values (in the block's field
+    order), the rest passed after the block's address."""
+    e = _entries.get(name)
+    if e is None or e.block is None:
+        return _fns[name](*values)
+    held = getattr(_blocks, name, None)
+    if held is None:
+        held = _hold(name)
+    k = len(e.fields)
+    head = values if len(values) == k else values[:k]
+    try:
+        e.pack(held[0], 0, *head)
+    except struct.error:
+        # Something other than ints in an address field (None, a name, a host buffer).
+        e.pack(held[0], 0, *[address(v) if a else v for v, a in zip(head, e.addresses)])
+    if len(values) == k:
+        return e.fn(held[1])
+    return e.fn(held[1], *values[k:])
+
+
+def call(name, *values):
+    """Calls sk_<name> and raises the matching Python exception on failure. An entry taking an
+    argument block takes its fields, in capi.h's order, then any further arguments."""
+    status = _invoke(name, values)
     if status != OK:
         _raise(status)
 
@@ -99,12 +244,8 @@ def raise_status(status, message):
     raise RuntimeError(message)
 
 
-# sk_scan takes its arguments as one block (sk_scan_args in capi.h): one ctypes conversion
-# instead of fourteen. Each thread packs into its own block, since ctypes lets other threads
-# run during the call.
-_SCAN_ARGS = struct.Struct("<4q3Q3q2QqQQ")
 SCAN_KEPT_WORKSPACE = 1
-_blocks = threading.local()
+_scan_pack, _scan_fn = _entries["scan"].pack, _entries["scan"].fn
 
 
 def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace, workspace_bytes,
@@ -112,32 +253,49 @@ def scan(device, dtype, op, exclusive, init, x, out, outer, length, inner, algor
     """sk_scan: every pointer and the stream as an int (0: none); algorithm as bytes (b"": the
     default). With flags=SCAN_KEPT_WORKSPACE it returns False, having queued nothing, when the
     stream is capturing a CUDA graph (else None)."""
-    block = getattr(_blocks, "scan", None)
-    if block is None:
-        buf = (ctypes.c_int64 * (_SCAN_ARGS.size // 8))()
-        block = _blocks.scan = (buf, ctypes.addressof(buf))
-    name = ctypes.create_string_buffer(algorithm) if algorithm else None  # alive until the call returns
-    _SCAN_ARGS.pack_into(block[0], 0, device, dtype, op, exclusive, init, x, out, outer, length, inner,
-                         0 if name is None else ctypes.addressof(name), workspace, workspace_bytes, stream, flags)
-    status = _fns["scan"](block[1])
+    # The small calls' path: sk_scan's block packed here, without _invoke's generality.
+    held = getattr(_blocks, "scan", None)
+    if held is None:
+        held = _hold("scan")
+    try:
+        _scan_pack(held[0], 0, device, dtype, op, exclusive, init, x, out, outer, length, inner, algorithm, workspace,
+                   workspace_bytes, stream, flags)
+    except struct.error:
+        return scan(device, dtype, op, exclusive, address(init), address(x), address(out), outer, length, inner,
+                    address(algorithm), address(workspace), workspace_bytes, stream, flags)
+    status = _scan_fn(held[1])
     if status != OK:
         if status == ECAPTURING:
             return False
         _raise(status)
 
 
+# The fields a workspace query reads, in the order workspace_bytes takes them.
+_WORKSPACE_FIELDS = {
+    "scan": ("device", "dtype", "outer", "len", "inner", "algorithm"),
+    "sort": ("device", "dtype", "n", "value_bytes", "indices", "algorithm"),
+    "compact": ("device", "n", "item_bytes", "algorithm"),
+}
+_WORKSPACE_ENTRY = {"scan": "scan_workspace", "sort": "sort_workspace", "compact": "compact_workspace"}
+_WORKSPACE_BLOCK = {"scan": "scan", "sort": "sort", "compact": "compact_workspace"}
 _workspace_cache = {}
 
 
 def workspace_bytes(name, *args):
-    """Calls sk_<name>_workspace(*args, &bytes) and returns bytes, remembered per arguments:
-    repeated calls on arrays of one shape skip the query (it depends on nothing else)."""
+    """sk_<name>_workspace's bytes for the fields of _WORKSPACE_FIELDS[name] (in that order),
+    remembered per arguments: repeated calls on arrays of one shape skip the query (it depends
+    on nothing else)."""
     key = (name,) + args
     cached = _workspace_cache.get(key)
     if cached is not None:
         return cached
+    block = ARGS[_WORKSPACE_BLOCK[name]]()
+    for f, v in zip(_WORKSPACE_FIELDS[name], args):
+        setattr(block, f, algorithm_address(v) if f == "algorithm" else v)
     out = ctypes.c_int64(0)
-    call(name + "_workspace", *args, ctypes.byref(out))
+    status = _fns[_WORKSPACE_ENTRY[name]](ctypes.addressof(block), ctypes.byref(out))
+    if status != OK:
+        _raise(status)
     if len(_workspace_cache) > 4096:
         _workspace_cache.clear()
     _workspace_cache[key] = out.value
@@ -172,11 +330,3 @@ def algo(name):
     if not isinstance(name, str):
         raise TypeError(f"algorithm must be a string, not {type(name).__name__}")
     return name.encode()
-
-
-def time_scan(device, dtype, n, calls, stream):
-    """Mean microseconds of one C++ call of the device scan (an inclusive sum of n items of
-    `dtype` name) over `calls` calls queued on `stream` (sk_time_scan)."""
-    out = ctypes.c_double(0)
-    call("time_scan", device, DTYPE_CODES[dtype], n, calls, stream, ctypes.byref(out))
-    return out.value

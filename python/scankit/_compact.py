@@ -7,13 +7,10 @@ waits for the GPU, as with ``jax.numpy.nonzero(size=)`` and ``torch.nonzero_stat
 results are views of a buffer with room for every item; copy them to free the rest.
 """
 
-import ctypes
-import threading
-
 from . import _capi
-from ._arrays import _ops_of_type, same_place, wrap
-from ._core import (_KEEP_BYTES, check_size_arg, compaction_result, flat, host_ptr, host_scalar, itemsize,
-                    prod, ptr, reusable_workspace, shape_entry, stream)
+from ._arrays import same_place, wrap
+from ._core import (check_size_arg, compaction_result, flat, host_scalar, itemsize, normalize_axis, prod, read_count,
+                    run, select_gpu_flat)
 from ._sort import _sort1d
 
 _GPU_VALUE_TYPES = ("int32", "int64", "uint32", "uint64", "float32", "float64", "uint8")
@@ -36,14 +33,6 @@ def _buffers(a, n, size, dtype):
     return a.ops.empty((room,), dtype, a.device), a.ops.empty((1,), "int64", a.device)
 
 
-def _compact_ws(a, n, item_bytes, alg):
-    """The compaction's workspace: its kernels alone use it, so the stream's reused buffer serves."""
-    if a.device < 0:
-        return None, 0
-    nbytes = _capi.workspace_bytes("compact", a.device, n, item_bytes, alg)
-    return reusable_workspace(a, nbytes, stream(a)), nbytes
-
-
 def _mask_u8(a, mask, what):
     m = wrap(mask, "mask")
     same_place(a, m, what)
@@ -58,7 +47,6 @@ def _select_flagged(a, xflat, flags, size, fill_value, algorithm, what="select")
     ops = a.ops
     n = int(xflat.shape[0])
     item = itemsize(a.dtype)
-    alg = _capi.algo(algorithm)
     ok_sizes = (1, 4, 8) if a.device >= 0 else (1, 2, 4, 8, 16)
     if item not in ok_sizes:
         # Items the GPU kernels do not move: gather them through the selected positions.
@@ -69,9 +57,8 @@ def _select_flagged(a, xflat, flags, size, fill_value, algorithm, what="select")
         vals = ops.take(xflat, _where_negative(ops, idx, idx, 0))
         return _where_negative(ops, idx, vals, fill_value)
     out, count = _buffers(a, n, size, a.dtype)
-    ws, nbytes = _compact_ws(a, n, item, alg)
-    _capi.call("select_flagged", a.device, item, ops.ptr(xflat), ops.ptr(flags), ops.ptr(out), n, ops.ptr(count),
-               alg, ptr(ops, ws), nbytes, stream(a))
+    run("select_flagged", a, workspace="kept", item_bytes=item, in_=xflat, flags=flags, out=out, n=n, count=count,
+        algorithm=algorithm)
     return compaction_result(a, out, count, size, fill_value, a.dtype)[0]
 
 
@@ -94,50 +81,6 @@ def _mask_of_pred(a, pred, threshold):
     return a.ops.ne_zero(x)
 
 
-_FAST_KINDS = ("torch", "cupy")
-_count = threading.local()
-
-
-def _gpu_select_exact(x, mask):
-    """x[mask] of a contiguous 1-D torch or CuPy GPU array and a bool mask like it, or None where
-    that does not apply. What depends only on the dtype, device, stream and length (the item
-    size, the workspace's size and the kept workspace, which also holds the count: it is read
-    back before the call returns) comes from one look-up (shape_entry), so the call costs
-    the result's allocation, the C call and the count's round trip."""
-    ops = _ops_of_type.get(type(x))
-    if ops is None or ops.name not in _FAST_KINDS or type(mask) is not type(x):
-        return None
-    dev = ops.flat_device(x)
-    if dev < 0 or ops.flat_device(mask) != dev or mask.shape != x.shape or ops.dtype_name(mask) != "bool":
-        return None
-    e, s = shape_entry("select", x, ops, dev, _select_entry)
-    if not e:
-        return None
-    out = ops.empty_flat_like(x, dev)
-    _capi.call("select_flagged", dev, e[0], ops.ptr(x), ops.ptr(mask), ops.ptr(out), e[1], e[4], b"", e[3], e[2], s)
-    value = getattr(_count, "value", None)
-    if value is None:
-        value = _count.value = ctypes.c_int64(0)
-    _capi.call("read_count", dev, e[4], s, ctypes.byref(value))
-    return out[: value.value]
-
-
-def _select_entry(x, dev, s):
-    """(item bytes, n, workspace bytes, workspace address, count address) for _gpu_select_exact,
-    or False: an item size the kernels do not move, or a workspace too large to keep."""
-    a = wrap(x)
-    item = itemsize(a.dtype)
-    if item not in (1, 4, 8):
-        return False
-    n = int(x.shape[0])
-    nbytes = _capi.workspace_bytes("compact", dev, n, item, b"")
-    at = (nbytes + 15) // 16 * 16  # the count's word, past the kernels' bytes
-    if at + 16 > _KEEP_BYTES:
-        return False
-    ws = a.ops.ptr(reusable_workspace(a, at + 16, s))
-    return (item, n, nbytes, ws, ws + at)
-
-
 def select(x, mask=None, *, less_than=None, greater_than=None, size=None, fill_value=0, algorithm=None):
     """The items of ``x`` where ``mask`` is true (``x[mask]``), in order, as a 1-D array.
 
@@ -146,7 +89,7 @@ def select(x, mask=None, *, less_than=None, greater_than=None, size=None, fill_v
     waiting for the GPU. Any dtype; ``algorithm``: one of ``scankit.algorithms("compact")``.
     """
     if mask is not None and size is None and algorithm is None and less_than is None and greater_than is None:
-        r = _gpu_select_exact(x, mask)
+        r = select_gpu_flat(x, mask)
         if r is not None:
             return r
     a = wrap(x)
@@ -163,13 +106,11 @@ def select(x, mask=None, *, less_than=None, greater_than=None, size=None, fill_v
         flags = ops.view(flat(a.with_array(_mask_of_pred(a, pred, threshold))), "uint8")
         return ops.wrap_result(_select_flagged(a, xflat, flags, size, fill_value, algorithm))
     n = a.size
-    alg = _capi.algo(algorithm)
     xv = ops.view(xflat, vt) if vt != a.dtype else xflat
     out, count = _buffers(a, n, size, vt)
-    ws, nbytes = _compact_ws(a, n, itemsize(vt), alg)
     thr = None if threshold is None else host_scalar(threshold, vt)
-    _capi.call("select_if", a.device, _capi.DTYPE_CODES[vt], pred, host_ptr(thr), 0, ops.ptr(xv), ops.ptr(out), n,
-               ops.ptr(count), alg, ptr(ops, ws), nbytes, stream(a))
+    run("select_if", a, workspace="kept", dtype=_capi.DTYPE_CODES[vt], pred=pred, threshold=thr, remove=0, in_=xv,
+        out=out, n=n, count=count, algorithm=algorithm)
     res = compaction_result(a, out, count, size, fill_value, vt)[0]
     return ops.wrap_result(ops.view(res, a.dtype) if vt != a.dtype else res)
 
@@ -192,8 +133,6 @@ def compress(condition, a, axis=None, *, size=None, fill_value=0, algorithm=None
         if k > arr.size:
             raise ValueError(f"compress: condition has {k} items, the array only {arr.size}")
         return ops.wrap_result(_select_flagged(arr, xflat[:k], cflags, size, fill_value, algorithm, "compress"))
-    from ._core import normalize_axis
-
     axis = normalize_axis(axis, arr.ndim, "compress")
     if size is not None:
         raise ValueError("compress: size= is for axis=None")
@@ -213,11 +152,9 @@ def _nonzero_flat(a, xflat, size, fill_value, algorithm):
     elif vt != a.dtype:
         xflat = ops.view(xflat, vt)
     n = int(xflat.shape[0])
-    alg = _capi.algo(algorithm)
     out, count = _buffers(a, n, size, "int64")
-    ws, nbytes = _compact_ws(a, n, itemsize(vt), alg)
-    _capi.call("nonzero", a.device, _capi.DTYPE_CODES[vt], ops.ptr(xflat), ops.ptr(out), n, ops.ptr(count), alg,
-               ptr(ops, ws), nbytes, stream(a))
+    run("nonzero", a, workspace="kept", dtype=_capi.DTYPE_CODES[vt], in_=xflat, indices=out, n=n, count=count,
+        algorithm=algorithm)
     return compaction_result(a, out, count, size, fill_value, "int64")[0]
 
 
@@ -276,17 +213,14 @@ def partition(x, mask=None, *, less_than=None, greater_than=None, stable=True, a
         pred, threshold = _pred(less_than, greater_than, "partition")
         vt = _value_type(a)
         if vt is not None and (pred == _capi.PRED_NONZERO or vt == a.dtype):
-            alg = _capi.algo(algorithm)
             xv = ops.view(xflat, vt) if vt != a.dtype else xflat
             out, count = _buffers(a, n, None, vt)
-            ws, nbytes = _compact_ws(a, n, itemsize(vt), alg)
             thr = None if threshold is None else host_scalar(threshold, vt)
-            _capi.call("partition", a.device, _capi.DTYPE_CODES[vt], pred, host_ptr(thr), int(bool(stable)),
-                       ops.ptr(xv), ops.ptr(out), n, ops.ptr(count), alg, ptr(ops, ws), nbytes, stream(a))
-            value = ctypes.c_int64(0)
-            _capi.call("read_count", a.device, ops.ptr(count), stream(a), ctypes.byref(value))
+            run("partition", a, workspace="kept", dtype=_capi.DTYPE_CODES[vt], pred=pred, threshold=thr,
+                stable=int(bool(stable)), in_=xv, out=out, n=n, count=count, algorithm=algorithm)
+            k = read_count(a, count)
             res = ops.view(out, a.dtype) if vt != a.dtype else out
-            return ops.wrap_result(res), value.value
+            return ops.wrap_result(res), k
         flags = ops.view(flat(a.with_array(_mask_of_pred(a, pred, threshold))), "uint8")
     else:
         if less_than is not None or greater_than is not None:
@@ -322,12 +256,10 @@ def _unique(a, xflat, return_counts, size, fill_value, algorithm, sort, equal_na
         xa = a.with_array(xflat)
         xflat, _ = _sort1d(xa, xflat, want_indices=False, descending=False, algorithm=None)
     xv = ops.view(xflat, vt) if (cast is None and vt != a.dtype) else xflat
-    alg = _capi.algo(algorithm)
     values, count = _buffers(a, n, size, vt)
     counts = ops.empty((max(n, size or 0),), "int64", a.device) if return_counts else None
-    ws, nbytes = _compact_ws(a, n, itemsize(vt), alg)
-    _capi.call("unique", a.device, _capi.DTYPE_CODES[vt], ops.ptr(xv), ops.ptr(values), ptr(ops, counts), n,
-               1 if equal_nan else 0, ops.ptr(count), alg, ptr(ops, ws), nbytes, stream(a))
+    run("unique", a, workspace="kept", dtype=_capi.DTYPE_CODES[vt], in_=xv, values=values, counts=counts, n=n,
+        equal_nan=1 if equal_nan else 0, count=count, algorithm=algorithm)
     res, k = compaction_result(a, values, count, size, fill_value, vt)
     if cast is not None:
         res = ops.astype(res, a.dtype)

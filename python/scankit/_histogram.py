@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _capi
 from ._arrays import wrap
-from ._core import flat, stream
+from ._core import flat, run
 
 # Sample types the library counts, and what the others are counted as.
 _NATIVE = ("uint8", "uint16", "int32", "uint32", "int64", "float32", "float64")
@@ -120,7 +120,7 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
     ops = a.ops
     samples, st = _samples(a, "histogram")
     n = int(samples.shape[0])
-    alg = _capi.algo(algorithm)
+    _capi.algo(algorithm)  # a bad name's type is an error before anything runs
     if isinstance(bins, str):
         raise ValueError("histogram: bins must be a number of bins or a sequence of edges (no estimators)")
     if np.ndim(bins) == 0 and not _is_array(bins):
@@ -136,16 +136,16 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
             # nothing of this call.
             d_edges = ops.from_numpy(edges.copy(), a.device)
             counts = ops.empty((nb,), "int64", a.device)
-            _capi.call("histogram_even", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
-                       first, last, mode, alg, stream(a))
+            run("histogram_even", a, dtype=_capi.DTYPE_CODES[st], samples=samples, n=n, counts=counts, bins=nb,
+                lower=first, upper=last, mode=mode, algorithm=algorithm)
             return ops.wrap_result(counts), ops.wrap_result(d_edges)
         # Edges neither arithmetic gives (float16 samples, say): count between numpy's edges.
         edges = edges.copy()
         level, samples, st = _levels(a, samples, st, edges)
         counts = ops.empty((nb,), "int64", a.device)
         d_edges = ops.from_numpy(level, a.device)
-        _capi.call("histogram_edges", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts),
-                   ops.ptr(d_edges), level.size, alg, stream(a))
+        run("histogram_edges", a, dtype=_capi.DTYPE_CODES[st], samples=samples, n=n, counts=counts, edges=d_edges,
+            num_edges=level.size, algorithm=algorithm)
         return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(edges, a.device))
     e = np.asarray(bins.get() if hasattr(bins, "get") and not isinstance(bins, np.ndarray) else
                    (bins.cpu().numpy() if hasattr(bins, "cpu") else bins))
@@ -158,8 +158,8 @@ def histogram(x, bins=10, range=None, *, algorithm=None):  # noqa: A002 - numpy'
     level, samples, st = _levels(a, samples, st, e)
     counts = ops.empty((e.size - 1,), "int64", a.device)
     d_edges = ops.from_numpy(level, a.device)
-    _capi.call("histogram_edges", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts),
-               ops.ptr(d_edges), level.size, alg, stream(a))
+    run("histogram_edges", a, dtype=_capi.DTYPE_CODES[st], samples=samples, n=n, counts=counts, edges=d_edges,
+        num_edges=level.size, algorithm=algorithm)
     return ops.wrap_result(counts), ops.wrap_result(ops.from_numpy(e, a.device))
 
 
@@ -205,8 +205,8 @@ def _bincount_one_pass(a, samples, st, n, capacity, minlength, algorithm):
     ops = a.ops
     counts = ops.empty((capacity + 5,), "int64", a.device)
     summary = (ctypes.c_int64 * 3)()
-    _capi.call("bincount_capped", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), capacity,
-               _capi.algo(algorithm), stream(a), summary)
+    run("bincount_capped", a, dtype=_capi.DTYPE_CODES[st], samples=samples, n=n, counts=counts, capacity=capacity,
+        algorithm=algorithm, summary=summary)
     negative, above, largest = summary[0], summary[1], summary[2]
     if negative > 0:
         return False
@@ -269,6 +269,6 @@ def bincount(x, minlength=0, *, length=None, algorithm=None):
         nb = max(int(hi) + 1, minlength)
     counts = ops.zeros((nb,), "int64", a.device) if nb == 0 else ops.empty((nb,), "int64", a.device)
     if nb > 0:
-        _capi.call("bincount", a.device, _capi.DTYPE_CODES[st], ops.ptr(samples), n, ops.ptr(counts), nb,
-                   _capi.algo(algorithm), stream(a))
+        run("bincount", a, dtype=_capi.DTYPE_CODES[st], samples=samples, n=n, counts=counts, bins=nb,
+            algorithm=algorithm)
     return ops.wrap_result(counts)

@@ -3,10 +3,11 @@
 import numpy as np
 
 from . import _capi
-from ._arrays import _ops_of_type, wrap
-from ._core import _KEEP_BYTES, dtype_name, host_scalar, normalize_axis, prod, reusable_workspace, shape_entry
+from ._arrays import wrap
+from ._core import (SCAN_TYPES, dtype_name, host_scalar, normalize_axis, prod, run, scan_flat, scan_gpu_flat,
+                    scan_numpy_flat)
 
-_NATIVE = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+_NATIVE = SCAN_TYPES
 # Types the library does not scan, and what they are scanned as.
 _WIDER = {"bool": "int64", "int8": "int64", "int16": "int64", "uint8": "uint64", "uint16": "uint64"}
 _HALF = ("float16", "bfloat16")
@@ -118,17 +119,11 @@ def _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out):
 
     direct = (out is not None and not moved and result == compute and _fits(out, a, cur, compute))
     res = out if direct else ops.empty(cur, compute, a.device)
-    code = _capi.DTYPE_CODES[compute]
-    alg = _capi.algo(algorithm)
-    if a.device >= 0:
-        s = ops.stream(a.device)
-        nbytes = _capi.workspace_bytes("scan", a.device, code, outer, length, inner, alg)
-        ws = reusable_workspace(a, nbytes, s)  # the scan uses it only while its kernels run
-    else:
-        s, nbytes, ws = 0, 0, None
     init = None if initial is None else host_scalar(initial, compute)
-    _capi.scan(a.device, code, _capi.OP_CODES[name], int(bool(exclusive)), 0 if init is None else init.ctypes.data,
-               ops.ptr(y), ops.ptr(res), outer, length, inner, alg, 0 if ws is None else ops.ptr(ws), nbytes, s)
+    # The scan uses its workspace only while its kernels run: the stream's kept buffer serves.
+    run("scan", a, workspace="kept", dtype=_capi.DTYPE_CODES[compute], op=_capi.OP_CODES[name],
+        exclusive=int(bool(exclusive)), init=init, in_=y, out=res, outer=outer, len=length, inner=inner,
+        algorithm=algorithm)
     if direct:
         return ops.wrap_result(out)
     if moved:
@@ -149,95 +144,13 @@ _INT_RESULTS = tuple(_EXTREMES)
 
 _BITWISE = ("and", "or", "xor")
 _FLOATS = ("float32", "float64")
-
-
-def _flat_ok(a, name, axis):
-    """Whether scan() of `a` along `axis` is the plain 1-D scan _scan_flat runs."""
-    return (a.dtype in _NATIVE and (axis is None or (type(axis) is int and -1 <= axis <= 0))
-            and a.ops.ndim(a.x) == 1 and a.ops.is_contiguous(a.x) and not (name in _BITWISE and a.dtype in _FLOATS))
-
-
-def _scan_flat(a, name, exclusive):
-    """scan() of a 1-D contiguous array of a type the library scans, with nothing else asked
-    for: the result's allocation and one C call, what a small call's time is made of."""
-    ops, x, dev = a.ops, a.x, a.device
-    n = int(x.shape[0])
-    res = ops.empty_like(x, a.dtype, dev)
-    code = _capi.DTYPE_CODES[a.dtype]
-    if dev >= 0:
-        s = ops.stream(dev)
-        nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
-        ws = reusable_workspace(a, nbytes, s)  # the scan uses it only while its kernels run
-        wp = 0 if ws is None else ops.ptr(ws)
-    else:
-        s, nbytes, wp = 0, 0, 0
-    _capi.scan(dev, code, _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res),
-               1, n, 1, b"", wp, nbytes, s)
-    return ops.wrap_result(res)
-
-
 _OP_CODES = _capi.OP_CODES
 
 
-_FAST_KINDS = ("torch", "cupy")
-_FLOAT_CODES = (_capi.DTYPE_CODES["float32"], _capi.DTYPE_CODES["float64"])
-
-
-def _gpu_flat(x, name, exclusive):
-    """The plain 1-D scan of a contiguous torch or CuPy GPU array, or None where it does not
-    apply. What depends only on the array's dtype, device, stream and length (the type code,
-    the workspace's size and the kept workspace's address) comes from one look-up
-    (shape_entry): a small call's time is then the result's allocation and the C call."""
-    ops = _ops_of_type.get(type(x))
-    if ops is None or ops.name not in _FAST_KINDS:
-        return None
-    dev = ops.flat_device(x)
-    if dev < 0:
-        return None
-    e, s = shape_entry("scan", x, ops, dev, _gpu_flat_entry)
-    if not e or (name in _BITWISE and e[0] in _FLOAT_CODES):
-        return None
-    res = ops.empty_flat_like(x, dev)
-    # The library checks for a graph capture (which may not hold the kept workspace) beside the
-    # launch, for a fraction of what asking the array library here would cost every call.
-    if _capi.scan(dev, e[0], _OP_CODES[name], 1 if exclusive else 0, 0, ops.ptr(x), ops.ptr(res), 1, e[1], 1, b"",
-                  e[3], e[2], s, _capi.SCAN_KEPT_WORKSPACE if e[3] else 0) is False:
-        return None
-    return res
-
-
-# NumPy's dtypes (native byte order) that the library scans as they are, and their type codes.
-_NUMPY_CODES = {np.dtype(t): _capi.DTYPE_CODES[t] for t in _NATIVE}
-
-
-def _numpy_flat(x, name, exclusive):
-    """The plain 1-D scan of a contiguous NumPy array of a type the library scans, or None where
-    it does not apply: the result's allocation, its two data pointers and the C call, as NumPy's
-    own cumsum of a small array costs little more than that."""
-    if x.ndim != 1 or not x.flags.c_contiguous:
-        return None
-    code = _NUMPY_CODES.get(x.dtype)
-    if code is None or (name in _BITWISE and code in _FLOAT_CODES):
-        return None
-    res = np.empty(x.shape[0], x.dtype)
-    _capi.scan(-1, code, _OP_CODES[name], 1 if exclusive else 0, 0, x.ctypes.data, res.ctypes.data, 1,
-               x.shape[0], 1, b"", 0, 0, 0)
-    return res
-
-
-def _gpu_flat_entry(x, dev, s):
-    """(type code, n, workspace bytes, workspace address) for _gpu_flat, or False: a type the
-    library does not scan as it is, or a workspace too large to keep."""
-    a = wrap(x)
-    if a.dtype not in _NATIVE:
-        return False
-    n = int(x.shape[0])
-    code = _capi.DTYPE_CODES[a.dtype]
-    nbytes = _capi.workspace_bytes("scan", dev, code, 1, n, 1, b"")
-    if nbytes > _KEEP_BYTES:
-        return False
-    ws = reusable_workspace(a, nbytes, s)
-    return (code, n, nbytes, 0 if ws is None else a.ops.ptr(ws))
+def _flat_ok(a, name, axis):
+    """Whether scan() of `a` along `axis` is the plain 1-D scan _core.scan_flat runs."""
+    return (a.dtype in _NATIVE and (axis is None or (type(axis) is int and -1 <= axis <= 0))
+            and a.ops.ndim(a.x) == 1 and a.ops.is_contiguous(a.x) and not (name in _BITWISE and a.dtype in _FLOATS))
 
 
 def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
@@ -245,12 +158,14 @@ def _named(name, x, axis, dtype, exclusive, initial, algorithm, out):
     plain 1-D scans straight away, anything else through _scan_general."""
     plain = dtype is None and out is None and initial is None and algorithm is None
     if plain and (axis is None or (type(axis) is int and -1 <= axis <= 0)):
-        r = _numpy_flat(x, name, exclusive) if type(x) is np.ndarray else _gpu_flat(x, name, exclusive)
+        op, ints_only = _OP_CODES[name], name in _BITWISE
+        r = (scan_numpy_flat(x, op, exclusive, ints_only) if type(x) is np.ndarray
+             else scan_gpu_flat(x, op, exclusive, ints_only))
         if r is not None:
             return r
     a = wrap(x)
     if plain and _flat_ok(a, name, axis):
-        return _scan_flat(a, name, exclusive)
+        return scan_flat(a, _OP_CODES[name], exclusive)
     return _scan_general(a, name, axis, exclusive, initial, dtype, algorithm, out)
 
 

@@ -2,7 +2,7 @@
 
 from . import _capi
 from ._arrays import same_place, wrap
-from ._core import flat, itemsize, normalize_axis, prod, ptr, stream, workspace
+from ._core import flat, itemsize, normalize_axis, prod, run
 
 SUPPORTED = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
              "float16", "bfloat16", "float32", "float64")
@@ -30,13 +30,9 @@ def _sort1d(a, keys, *, want_indices, descending, algorithm, values=None, value_
         vout = ops.empty((n,), "int64", a.device)
     elif values is not None:
         vout = ops.empty(tuple(values.shape), a.ops.dtype_name(values), a.device)
-    alg = _capi.algo(algorithm)
-    vb = 8 if want_indices else value_bytes
-    nbytes = (_capi.workspace_bytes("sort", a.device, code, n, vb, int(want_indices), alg) if a.device >= 0 else 0)
-    ws = workspace(a, nbytes)
-    indices = (1 if want_keys else 2) if want_indices else 0
-    _capi.call("sort", a.device, code, ops.ptr(kin), ops.ptr(kout), ptr(ops, values), ptr(ops, vout),
-               value_bytes, indices, n, int(bool(descending)), alg, ptr(ops, ws), nbytes, stream(a))
+    run("sort", a, workspace="new", dtype=code, keys_in=kin, keys_out=kout, values_in=values, values_out=vout,
+        value_bytes=value_bytes, indices=(1 if want_keys else 2) if want_indices else 0, n=n,
+        descending=int(bool(descending)), algorithm=algorithm)
     if as_dtype != a.dtype:
         kout = ops.view(kout, a.dtype)
     return kout, vout

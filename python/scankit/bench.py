@@ -237,18 +237,9 @@ def gpu_rows(log2n, reps):
 
         ours = per_call(lambda: scankit.cumsum(x))
         theirs = per_call((lambda: torch.cumsum(x, 0)) if label == "torch" else (lambda: cp.cumsum(x)))
-        base = [(f"{label}.cumsum", theirs)]
-        # The C++ call on the same stream, measured the same way (calls queued back to back,
-        # then one synchronisation): what the Python layer adds is the difference.
-        dev = x.get_device() if label == "torch" else x.device.id
-        handle = (torch.cuda.current_stream(dev).cuda_stream if label == "torch"
-                  else cp.cuda.get_current_stream().ptr)
-        cpp = _try(lambda: _capi.time_scan(dev, "int32", 1 << 12, calls, handle) * 1e-3)
-        if cpp is not None:
-            base.append(("C++ call", cpp))
-        _row(rows, f"cumsum int32 2^12 per call, {label} arrays", ours, base)
-        if cpp is not None:
-            print(f"    Python minus C++: {(ours - cpp) * 1e3:.2f} us per call")
+        # A C++ caller's cost per call is the CLI's (`scankit bench scan -n 4096`); the steps below
+        # time the C entry (sk_scan) through ctypes beside the rest of the Python call.
+        _row(rows, f"cumsum int32 2^12 per call, {label} arrays", ours, [(f"{label}.cumsum", theirs)])
         _print_steps(per_call_steps(x, calls))
     return rows
 
@@ -257,8 +248,9 @@ def per_call_steps(x, calls=2000):
     """What one small ``scankit.cumsum(x)`` call is made of (x: a 1-D contiguous int32 array of
     NumPy, PyTorch or CuPy): [(step, microseconds per call)], each step run `calls` times in a
     loop (fewest of 3 loops), the GPU queue drained after the loops that queue work. The steps
-    are the ones the call takes, in its order (_scan._gpu_flat for GPU arrays, _scan._numpy_flat
-    for NumPy's); "the rest" is the total less their sum (the Python code between them)."""
+    are the ones the call takes, in its order (_core.scan_gpu_flat for GPU arrays,
+    _core.scan_numpy_flat for NumPy's); "the rest" is the total less their sum (the Python code
+    between them)."""
     from scankit import _arrays, _core, _scan
 
     a = _arrays.wrap(x)
@@ -305,7 +297,7 @@ def per_call_steps(x, calls=2000):
         xp, rp = ops.ptr(x), ops.ptr(res)
         if type(x) is np.ndarray:
             steps = [("1-D, contiguous, type code", per_call(lambda: (x.ndim, x.flags.c_contiguous,
-                                                                     _scan._NUMPY_CODES.get(x.dtype)))),
+                                                                     _core._NUMPY_SCAN_CODES.get(x.dtype)))),
                      ("result allocation", per_call(lambda: np.empty(n, x.dtype)))]
         else:
             steps = [("wrap (library, device, dtype)", per_call(lambda: _arrays.wrap(x))),

@@ -54,45 +54,86 @@ def _load(name, needs, protos, mode=ctypes.DEFAULT_MODE):
         lib = ctypes.CDLL(path, mode=mode)
         for fn, (res, args) in protos.items():
             f = getattr(lib, fn)
-            f.restype, f.argtypes = res, args
+            f.restype = res
+            f.argtypes = [ctypes.POINTER(t) if isinstance(t, type) and issubclass(t, ctypes.Structure) else t
+                          for t in args]
         _libraries[name] = lib
     return lib
 
 
-_i, _i64, _p, _d = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p, ctypes.c_double
-_pu, _pi64 = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int64)
+_i, _i64, _p = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p
+
+
+_u, _f = ctypes.c_uint64, ctypes.c_double
+_args = _capi._args
+# The argument blocks of capi_dist.h, by their entries' short names.
+ARGS = {
+    "dist_scan": _args("dist_scan", (_u, "comm"), (_i64, "dtype op exclusive"), (_u, "init in out"), (_i64, "n"),
+                       (_u, "total")),
+    "dist_select_if": _args("dist_select_if", (_u, "comm"), (_i64, "dtype pred"), (_u, "threshold"), (_i64, "remove"),
+                            (_u, "in out"), (_i64, "n"), (_u, "result")),
+    "dist_histogram_even": _args("dist_histogram_even", (_u, "comm"), (_i64, "dtype"), (_u, "samples"), (_i64, "n"),
+                                 (_u, "counts"), (_i64, "bins"), (_f, "lower upper")),
+    "dist_bincount": _args("dist_bincount", (_u, "comm"), (_i64, "dtype"), (_u, "keys"), (_i64, "n"), (_u, "counts"),
+                           (_i64, "bins")),
+    "dist_sort": _args("dist_sort", (_u, "comm"), (_i64, "dtype"), (_u, "keys"), (_i64, "n descending"),
+                       (_u, "result result_n")),
+    "nccl_all_devices": _args("nccl_all_devices", (_u, "devices"), (_i64, "count"), (_u, "comm")),
+    "nccl_scan": _args("nccl_scan", (_u, "comm"), (_i64, "dtype op exclusive"), (_u, "init in out n streams total")),
+    "nccl_select_if": _args("nccl_select_if", (_u, "comm"), (_i64, "dtype pred"),
+                            (_u, "threshold in out n streams result")),
+    "nccl_histogram_even": _args("nccl_histogram_even", (_u, "comm"), (_i64, "dtype"), (_u, "samples n counts"),
+                                 (_i64, "bins"), (_f, "lower upper"), (_u, "streams")),
+    "nccl_bincount": _args("nccl_bincount", (_u, "comm"), (_i64, "dtype"), (_u, "keys n counts"), (_i64, "bins"),
+                           (_u, "streams")),
+    "nccl_sort": _args("nccl_sort", (_u, "comm"), (_i64, "dtype"), (_u, "in n out capacity"), (_i64, "descending"),
+                       (_u, "streams sizes")),
+}
+
+# Prototypes as capi_dist.h declares them (python/tests/test_capi_abi.py compares the two); an
+# argument block is declared by its Structure and passed by reference.
+DIST_PROTOS = {
+    "sk_dist_last_error": (ctypes.c_char_p, []),
+    "sk_dist_world": (_i, [ctypes.POINTER(_p)]),
+    "sk_dist_adopt": (_i, [ctypes.c_size_t, ctypes.POINTER(_p)]),
+    "sk_dist_free": (None, [_p]),
+    "sk_dist_rank": (_i, [_p]),
+    "sk_dist_size": (_i, [_p]),
+    "sk_dist_scan": (_i, [ARGS["dist_scan"]]),
+    "sk_dist_select_if": (_i, [ARGS["dist_select_if"]]),
+    "sk_dist_histogram_even": (_i, [ARGS["dist_histogram_even"]]),
+    "sk_dist_bincount": (_i, [ARGS["dist_bincount"]]),
+    "sk_dist_sort": (_i, [ARGS["dist_sort"]]),
+    "sk_dist_take": (None, [_p, _p]),
+}
+NCCL_PROTOS = {
+    "sk_nccl_last_error": (ctypes.c_char_p, []),
+    "sk_nccl_all_devices": (_i, [ARGS["nccl_all_devices"]]),
+    "sk_nccl_free": (None, [_p]),
+    "sk_nccl_size": (_i, [_p]),
+    "sk_nccl_scan": (_i, [ARGS["nccl_scan"]]),
+    "sk_nccl_select_if": (_i, [ARGS["nccl_select_if"]]),
+    "sk_nccl_histogram_even": (_i, [ARGS["nccl_histogram_even"]]),
+    "sk_nccl_bincount": (_i, [ARGS["nccl_bincount"]]),
+    "sk_nccl_sort": (_i, [ARGS["nccl_sort"]]),
+}
+
+
+def _block(name, *values):
+    """A reference to sk_<name>'s argument block holding `values` in its field order (address
+    fields: ints, None, handles, ctypes arrays and objects, as _capi.address takes them)."""
+    cls = ARGS[name]
+    return ctypes.byref(cls(*[_capi.address(v) if t is _u else v for v, (_, t) in zip(values, cls._fields_)]))
 
 
 def _library():
     # Global, so that MPI's own plugins find libmpi's symbols.
-    return _load("libscankit_dist_capi.so", "MPI (Debian: libopenmpi-dev and openmpi-bin)", {
-        "sk_dist_last_error": (ctypes.c_char_p, []),
-        "sk_dist_world": (_i, [ctypes.POINTER(_p)]),
-        "sk_dist_adopt": (_i, [ctypes.c_size_t, ctypes.POINTER(_p)]),
-        "sk_dist_free": (None, [_p]),
-        "sk_dist_rank": (_i, [_p]),
-        "sk_dist_size": (_i, [_p]),
-        "sk_dist_scan": (_i, [_p, _i, _i, _i, _p, _p, _p, _i64, _p]),
-        "sk_dist_select_if": (_i, [_p, _i, _i, _p, _i, _p, _p, _i64, _pi64]),
-        "sk_dist_histogram_even": (_i, [_p, _i, _p, _i64, _p, _i64, _d, _d]),
-        "sk_dist_bincount": (_i, [_p, _i, _p, _i64, _p, _i64]),
-        "sk_dist_sort": (_i, [_p, _i, _p, _i64, _i, ctypes.POINTER(_p), _pi64]),
-        "sk_dist_take": (None, [_p, _p]),
-    }, ctypes.RTLD_GLOBAL)
+    return _load("libscankit_dist_capi.so", "MPI (Debian: libopenmpi-dev and openmpi-bin)", DIST_PROTOS,
+                 ctypes.RTLD_GLOBAL)
 
 
 def _nccl_library():
-    return _load("libscankit_dist_nccl_capi.so", "CUDA and NCCL", {
-        "sk_nccl_last_error": (ctypes.c_char_p, []),
-        "sk_nccl_all_devices": (_i, [ctypes.POINTER(ctypes.c_int), _i, ctypes.POINTER(_p)]),
-        "sk_nccl_free": (None, [_p]),
-        "sk_nccl_size": (_i, [_p]),
-        "sk_nccl_scan": (_i, [_p, _i, _i, _i, _p, _pu, _pu, _pi64, _pu, _p]),
-        "sk_nccl_select_if": (_i, [_p, _i, _i, _p, _pu, _pu, _pi64, _pu, _pi64]),
-        "sk_nccl_histogram_even": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _d, _d, _pu]),
-        "sk_nccl_bincount": (_i, [_p, _i, _pu, _pi64, _pu, _i64, _pu]),
-        "sk_nccl_sort": (_i, [_p, _i, _pu, _pi64, _pu, _pi64, _i, _pu, _pi64]),
-    })
+    return _load("libscankit_dist_nccl_capi.so", "CUDA and NCCL", NCCL_PROTOS)
 
 
 def _call(f, *args):
@@ -181,7 +222,7 @@ class NcclCommunicator(_Handle):
         devices = [int(d) for d in devices]
         arr = (ctypes.c_int * len(devices))(*devices)
         handle = ctypes.c_void_p()
-        _ncall(lib.sk_nccl_all_devices, arr, len(devices), ctypes.byref(handle))
+        _ncall(lib.sk_nccl_all_devices, _block("nccl_all_devices", arr, len(devices), ctypes.addressof(handle)))
         self._handle = handle
         self.devices = devices
         self.size = lib.sk_nccl_size(handle)
@@ -238,9 +279,10 @@ def _gpu_scan(comm, xs, name, exclusive, initial, return_total):
     ins, ns, streams = _gpu_args(sh)
     total = np.empty(1, dt)
     init = None if initial is None else host_scalar(initial, dt)
-    _ncall(_nccl_library().sk_nccl_scan, comm._h(), _capi.DTYPE_CODES[dt], _capi.OP_CODES[name],
-           1 if exclusive else 0, None if init is None else init.ctypes.data, ins,
-           _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns, streams, total.ctypes.data)
+    _ncall(_nccl_library().sk_nccl_scan, _block(
+        "nccl_scan", comm._h(), _capi.DTYPE_CODES[dt], _capi.OP_CODES[name], 1 if exclusive else 0,
+        None if init is None else init.ctypes.data, ins, _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns,
+        streams, total.ctypes.data))
     outs = [a.ops.wrap_result(o) for a, o in zip(sh, outs)]
     return (outs, total[0]) if return_total else outs
 
@@ -252,9 +294,9 @@ def _gpu_select(comm, xs, pred, threshold):
     ins, ns, streams = _gpu_args(sh)
     result = (ctypes.c_int64 * (3 * len(sh)))()
     thr = None if threshold is None else host_scalar(threshold, dt)
-    _ncall(_nccl_library().sk_nccl_select_if, comm._h(), _capi.DTYPE_CODES[dt], pred,
-           None if thr is None else thr.ctypes.data, ins, _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns,
-           streams, result)
+    _ncall(_nccl_library().sk_nccl_select_if, _block(
+        "nccl_select_if", comm._h(), _capi.DTYPE_CODES[dt], pred, None if thr is None else thr.ctypes.data, ins,
+        _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), ns, streams, result))
     return [Selection(a.ops.wrap_result(o[: result[3 * r]]), int(result[3 * r + 1]), int(result[3 * r + 2]))
             for r, (a, o) in enumerate(zip(sh, outs))]
 
@@ -275,9 +317,9 @@ def _gpu_sort(comm, xs, descending):
     outs = [a.ops.empty((c,), dt, a.device) for a, c in zip(sh, caps)]
     ins, ns, streams = _gpu_args(sh)
     sizes = (ctypes.c_int64 * p)()
-    _ncall(_nccl_library().sk_nccl_sort, comm._h(), _capi.DTYPE_CODES[dt], ins, ns,
-           _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]), (ctypes.c_int64 * p)(*caps), 1 if descending else 0,
-           streams, sizes)
+    _ncall(_nccl_library().sk_nccl_sort, _block(
+        "nccl_sort", comm._h(), _capi.DTYPE_CODES[dt], ins, ns, _addresses([a.ops.ptr(o) for a, o in zip(sh, outs)]),
+        (ctypes.c_int64 * p)(*caps), 1 if descending else 0, streams, sizes))
     return [a.ops.wrap_result(o[: sizes[r]]) for r, (a, o) in enumerate(zip(sh, outs))]
 
 
@@ -330,9 +372,9 @@ def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False
     out = np.empty_like(a)
     total = np.empty(1, a.dtype)
     init = None if initial is None else host_scalar(initial, a.dtype.name)
-    _call(_library().sk_dist_scan, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _capi.OP_CODES[name],
-          1 if exclusive else 0, None if init is None else init.ctypes.data, _ptr(a), _ptr(out), a.size,
-          total.ctypes.data)
+    _call(_library().sk_dist_scan, _block(
+        "dist_scan", comm._h(), _capi.DTYPE_CODES[a.dtype.name], _capi.OP_CODES[name], 1 if exclusive else 0,
+        None if init is None else init.ctypes.data, _ptr(a), _ptr(out), a.size, total.ctypes.data))
     return (out, total[0]) if return_total else out
 
 
@@ -355,8 +397,9 @@ def select(comm, x, *, less_than=None, greater_than=None):
     out = np.empty_like(a)
     result = (ctypes.c_int64 * 3)()
     thr = None if threshold is None else host_scalar(threshold, a.dtype.name)
-    _call(_library().sk_dist_select_if, comm._h(), _capi.DTYPE_CODES[a.dtype.name], pred,
-          None if thr is None else thr.ctypes.data, 0, _ptr(a), _ptr(out), a.size, result)
+    _call(_library().sk_dist_select_if, _block(
+        "dist_select_if", comm._h(), _capi.DTYPE_CODES[a.dtype.name], pred, None if thr is None else thr.ctypes.data,
+        0, _ptr(a), _ptr(out), a.size, result))
     return Selection(out[: result[0]], int(result[1]), int(result[2]))
 
 
@@ -369,12 +412,13 @@ def histogram(comm, x, bins, range):  # noqa: A002 - numpy.histogram's name
     lower, upper = (float(v) for v in range)
     if isinstance(comm, NcclCommunicator):
         return _gpu_counts(comm, x, "histogram", _HISTOGRAM_TYPES, bins, lambda dt, ins, ns, cs, st: _ncall(
-            _nccl_library().sk_nccl_histogram_even, comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, bins, lower, upper,
-            st))
+            _nccl_library().sk_nccl_histogram_even,
+            _block("nccl_histogram_even", comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, bins, lower, upper, st)))
     a = _shard(x, "histogram", _HISTOGRAM_TYPES)
     counts = np.zeros(max(bins, 0), np.uint64)
-    _call(_library().sk_dist_histogram_even, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size,
-          _ptr(counts), bins, lower, upper)
+    _call(_library().sk_dist_histogram_even, _block(
+        "dist_histogram_even", comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, _ptr(counts), bins, lower,
+        upper))
     return counts.view(np.int64)
 
 
@@ -385,11 +429,12 @@ def bincount(comm, x, length):
     length = int(length)
     if isinstance(comm, NcclCommunicator):
         return _gpu_counts(comm, x, "bincount", _BINCOUNT_TYPES, length, lambda dt, ins, ns, cs, st: _ncall(
-            _nccl_library().sk_nccl_bincount, comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, length, st))
+            _nccl_library().sk_nccl_bincount,
+            _block("nccl_bincount", comm._h(), _capi.DTYPE_CODES[dt], ins, ns, cs, length, st)))
     a = _shard(x, "bincount", _BINCOUNT_TYPES)
     counts = np.zeros(max(length, 0), np.uint64)
-    _call(_library().sk_dist_bincount, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, _ptr(counts),
-          length)
+    _call(_library().sk_dist_bincount, _block(
+        "dist_bincount", comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, _ptr(counts), length))
     return counts.view(np.int64)
 
 
@@ -404,8 +449,8 @@ def sort(comm, x, *, descending=False):
     a = _shard(x, "sort", _NUMBER_TYPES)
     lib = _library()
     result, n = ctypes.c_void_p(), ctypes.c_int64(0)
-    _call(lib.sk_dist_sort, comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, 1 if descending else 0,
-          ctypes.byref(result), ctypes.byref(n))
+    _call(lib.sk_dist_sort, _block("dist_sort", comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size,
+                                   1 if descending else 0, ctypes.addressof(result), ctypes.addressof(n)))
     try:
         out = np.empty(n.value, a.dtype)
     except MemoryError:

@@ -22,7 +22,14 @@ int guarded(F&& f) noexcept {
   return scankit::capi::guarded(last_error, std::forward<F>(f));
 }
 
-std::string str(const char* s) {
+/// An address field of an argument block as a pointer (0: NULL).
+void* at(std::uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(address));
+}
+
+/// The algorithm field of an argument block: the NUL-terminated name at that address ("" at 0).
+std::string name_at(std::uint64_t address) {
+  const auto* s = static_cast<const char*>(at(address));
   return s ? std::string(s) : std::string();
 }
 
@@ -113,143 +120,176 @@ const char* sk_algorithms(const char* primitive) {
   return primitive ? algorithm_list(primitive) : nullptr;
 }
 
-int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
-                      const char* algorithm, int64_t* bytes) {
+int sk_scan_workspace(const sk_scan_args* a, int64_t* bytes) {
   return guarded([&] {
+    check_out(a, "the argument block", "sk_scan_workspace");
     check_out(bytes, "bytes", "sk_scan_workspace");
-    *bytes = device < 0 ? 0 : gpu::scan_workspace(device, dtype, outer, len, inner, str(algorithm));
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::scan_workspace(device, static_cast<int>(a->dtype), a->outer, a->len,
+                                              a->inner, name_at(a->algorithm));
   });
 }
 
 int sk_scan(const sk_scan_args* a) {
   return guarded([&] {
     check_out(a, "the argument block", "sk_scan");
-    const auto p = [](std::uint64_t address) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)); };
-    const auto* algorithm = static_cast<const char*>(p(a->algorithm));
     const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
     const int op = static_cast<int>(a->op);
     if (device < 0)
-      host::scan(dtype, op, a->exclusive != 0, p(a->init), p(a->in), p(a->out), a->outer, a->len,
-                 a->inner, str(algorithm));
+      host::scan(dtype, op, a->exclusive != 0, at(a->init), at(a->in), at(a->out), a->outer, a->len,
+                 a->inner, name_at(a->algorithm));
     else
-      gpu::scan(device, dtype, op, a->exclusive != 0, p(a->init), p(a->in), p(a->out), a->outer,
-                a->len, a->inner, str(algorithm), p(a->workspace), a->workspace_bytes,
+      gpu::scan(device, dtype, op, a->exclusive != 0, at(a->init), at(a->in), at(a->out), a->outer,
+                a->len, a->inner, name_at(a->algorithm), at(a->workspace), a->workspace_bytes,
                 static_cast<std::uintptr_t>(a->stream), (a->flags & SK_SCAN_KEPT_WORKSPACE) != 0);
   });
 }
 
-int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t stream, double* mean_us) {
+int sk_sort_workspace(const sk_sort_args* a, int64_t* bytes) {
   return guarded([&] {
-    check_out(mean_us, "the result pointer", "time_scan");
-    *mean_us = gpu::time_scan(device, dtype, n, calls, stream);
-  });
-}
-
-int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
-                      const char* algorithm, int64_t* bytes) {
-  return guarded([&] {
+    check_out(a, "the argument block", "sk_sort_workspace");
     check_out(bytes, "bytes", "sk_sort_workspace");
-    *bytes = device < 0
-                 ? 0
-                 : gpu::sort_workspace(device, dtype, n, value_bytes, indices != 0, str(algorithm));
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::sort_workspace(device, static_cast<int>(a->dtype), a->n,
+                                              static_cast<int>(a->value_bytes), a->indices != 0,
+                                              name_at(a->algorithm));
   });
 }
 
-int sk_sort(int device, int dtype, const void* keys_in, void* keys_out, const void* values_in,
-            void* values_out, int value_bytes, int indices, int64_t n, int descending,
-            const char* algorithm, void* workspace, int64_t workspace_bytes, uintptr_t stream) {
+int sk_sort(const sk_sort_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "sk_sort");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int value_bytes = static_cast<int>(a->value_bytes);
     if (device < 0)
-      host::sort(dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0, n,
-                 descending != 0, str(algorithm));
+      host::sort(dtype, at(a->keys_in), at(a->keys_out), at(a->values_in), at(a->values_out),
+                 value_bytes, a->indices != 0, a->n, a->descending != 0, name_at(a->algorithm));
     else
-      gpu::sort(device, dtype, keys_in, keys_out, values_in, values_out, value_bytes, indices != 0,
-                indices == 2, n, descending != 0, str(algorithm), workspace, workspace_bytes, stream);
+      gpu::sort(device, dtype, at(a->keys_in), at(a->keys_out), at(a->values_in),
+                at(a->values_out), value_bytes, a->indices != 0, a->indices == 2, a->n,
+                a->descending != 0, name_at(a->algorithm), at(a->workspace), a->workspace_bytes,
+                static_cast<std::uintptr_t>(a->stream));
   });
 }
 
-int sk_compact_workspace(int device, int64_t n, int item_bytes, const char* algorithm,
-                         int64_t* bytes) {
+int sk_compact_workspace(const sk_compact_workspace_args* a, int64_t* bytes) {
   return guarded([&] {
+    check_out(a, "the argument block", "sk_compact_workspace");
     check_out(bytes, "bytes", "sk_compact_workspace");
-    *bytes = device < 0 ? 0 : gpu::compact_workspace(device, n, item_bytes, str(algorithm));
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::compact_workspace(device, a->n, static_cast<int>(a->item_bytes),
+                                                 name_at(a->algorithm));
   });
 }
 
-int sk_select_flagged(int device, int item_bytes, const void* in, const uint8_t* flags, void* out,
-                      int64_t n, int64_t* count, const char* algorithm, void* workspace,
-                      int64_t workspace_bytes, uintptr_t stream) {
+int sk_select_flagged(const sk_select_flagged_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "select");
+    auto* count = static_cast<std::int64_t*>(at(a->count));
     check_out(count, "count", "select");
+    const int device = static_cast<int>(a->device), item_bytes = static_cast<int>(a->item_bytes);
+    const auto* flags = static_cast<const std::uint8_t*>(at(a->flags));
     if (device >= 0)
-      return gpu::select_flagged(device, item_bytes, in, flags, out, n, count, str(algorithm),
-                                 workspace, workspace_bytes, stream);
-    *count = host::select_flagged(item_bytes, in, flags, out, n, str(algorithm));
+      return gpu::select_flagged(device, item_bytes, at(a->in), flags, at(a->out), a->n, count,
+                                 name_at(a->algorithm), at(a->workspace), a->workspace_bytes,
+                                 static_cast<std::uintptr_t>(a->stream));
+    *count = host::select_flagged(item_bytes, at(a->in), flags, at(a->out), a->n,
+                                  name_at(a->algorithm));
   });
 }
 
-int sk_select_if(int device, int dtype, int pred, const void* threshold, int remove, const void* in,
-                 void* out, int64_t n, int64_t* count, const char* algorithm, void* workspace,
-                 int64_t workspace_bytes, uintptr_t stream) {
+int sk_select_if(const sk_select_if_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "select");
+    auto* count = static_cast<std::int64_t*>(at(a->count));
     check_out(count, "count", "select");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int pred = static_cast<int>(a->pred);
     if (device >= 0)
-      return gpu::select_if(device, dtype, pred, threshold, remove != 0, in, out, n, count,
-                            str(algorithm), workspace, workspace_bytes, stream);
-    *count = host::select_if(dtype, pred, threshold, remove != 0, in, out, n, str(algorithm));
+      return gpu::select_if(device, dtype, pred, at(a->threshold), a->remove != 0, at(a->in),
+                            at(a->out), a->n, count, name_at(a->algorithm), at(a->workspace),
+                            a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    *count = host::select_if(dtype, pred, at(a->threshold), a->remove != 0, at(a->in), at(a->out),
+                             a->n, name_at(a->algorithm));
   });
 }
 
-int sk_partition(int device, int dtype, int pred, const void* threshold, int stable, const void* in,
-                 void* out, int64_t n, int64_t* count, const char* algorithm, void* workspace,
-                 int64_t workspace_bytes, uintptr_t stream) {
+int sk_partition(const sk_partition_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "partition");
+    auto* count = static_cast<std::int64_t*>(at(a->count));
     check_out(count, "count", "partition");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int pred = static_cast<int>(a->pred);
     if (device >= 0)
-      return gpu::partition(device, dtype, pred, threshold, stable != 0, in, out, n, count,
-                            str(algorithm), workspace, workspace_bytes, stream);
-    *count = host::partition(dtype, pred, threshold, stable != 0, in, out, n, str(algorithm));
+      return gpu::partition(device, dtype, pred, at(a->threshold), a->stable != 0, at(a->in),
+                            at(a->out), a->n, count, name_at(a->algorithm), at(a->workspace),
+                            a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    *count = host::partition(dtype, pred, at(a->threshold), a->stable != 0, at(a->in), at(a->out),
+                             a->n, name_at(a->algorithm));
   });
 }
 
-int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t n, int64_t* count,
-               const char* algorithm, void* workspace, int64_t workspace_bytes, uintptr_t stream) {
+int sk_nonzero(const sk_nonzero_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "nonzero");
+    auto* count = static_cast<std::int64_t*>(at(a->count));
     check_out(count, "count", "nonzero");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    auto* indices = static_cast<std::int64_t*>(at(a->indices));
     if (device >= 0)
-      return gpu::nonzero(device, dtype, in, indices, n, count, str(algorithm), workspace,
-                          workspace_bytes, stream);
-    *count = host::nonzero(dtype, in, indices, n, str(algorithm));
+      return gpu::nonzero(device, dtype, at(a->in), indices, a->n, count, name_at(a->algorithm),
+                          at(a->workspace), a->workspace_bytes,
+                          static_cast<std::uintptr_t>(a->stream));
+    *count = host::nonzero(dtype, at(a->in), indices, a->n, name_at(a->algorithm));
   });
 }
 
-int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts, int64_t n,
-              int equal_nan, int64_t* count, const char* algorithm, void* workspace,
-              int64_t workspace_bytes, uintptr_t stream) {
+int sk_unique(const sk_unique_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "unique");
+    auto* count = static_cast<std::int64_t*>(at(a->count));
     check_out(count, "count", "unique");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    auto* counts = static_cast<std::int64_t*>(at(a->counts));
     if (device >= 0)
-      return gpu::unique(device, dtype, in, values, counts, n, equal_nan != 0, count,
-                         str(algorithm), workspace, workspace_bytes, stream);
-    *count = host::unique(dtype, in, values, counts, n, equal_nan != 0, str(algorithm));
+      return gpu::unique(device, dtype, at(a->in), at(a->values), counts, a->n, a->equal_nan != 0,
+                         count, name_at(a->algorithm), at(a->workspace), a->workspace_bytes,
+                         static_cast<std::uintptr_t>(a->stream));
+    *count = host::unique(dtype, at(a->in), at(a->values), counts, a->n, a->equal_nan != 0,
+                          name_at(a->algorithm));
   });
 }
 
-int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t* value) {
+int sk_read_count(const sk_read_count_args* a, int64_t* value) {
   return guarded([&] {
+    check_out(a, "the argument block", "sk_read_count");
     check_out(value, "value", "sk_read_count");
+    const auto* d_count = static_cast<const std::int64_t*>(at(a->count));
     check_out(d_count, "count", "sk_read_count");
-    *value = device < 0 ? *d_count : gpu::read_count(device, d_count, stream);
+    const int device = static_cast<int>(a->device);
+    *value = device < 0 ? *d_count
+                        : gpu::read_count(device, d_count, static_cast<std::uintptr_t>(a->stream));
   });
 }
 
-int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, int64_t size,
-                 const void* fill, uintptr_t stream) {
+int sk_fill_tail(const sk_fill_tail_args* a) {
   return guarded([&] {
+    check_out(a, "the argument block", "fill");
+    const auto* count = static_cast<const std::int64_t*>(at(a->count));
+    const void* fill = at(a->fill);
     check_out(count, "count", "fill");
     check_out(fill, "fill value", "fill");
+    const std::int64_t size = a->size;
     check_n(size, "fill");
-    if (device >= 0) return gpu::fill_tail(device, item_bytes, out, count, size, fill, stream);
+    const int device = static_cast<int>(a->device), item_bytes = static_cast<int>(a->item_bytes);
+    void* out = at(a->out);
+    if (device >= 0)
+      return gpu::fill_tail(device, item_bytes, out, count, size, fill,
+                            static_cast<std::uintptr_t>(a->stream));
     visit_bytes(item_bytes, sizes_cpu, [&](auto tag) {
       using V = typename decltype(tag)::type;
       V f;
@@ -260,60 +300,73 @@ int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, in
   });
 }
 
-int sk_histogram_even(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                      int64_t bins, double lower, double upper, int mode,
-                      const char* algorithm, uintptr_t stream) {
+int sk_histogram_even(const sk_histogram_even_args* a) {
   return guarded([&] {
     const char* where = "histogram";
-    check_n(n, where);
-    check_bins(bins, where);
-    check_even_range(lower, upper, where);
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    check_bins(a->bins, where);
+    check_even_range(a->lower, a->upper, where);
+    auto* counts = static_cast<std::uint64_t*>(at(a->counts));
     check_out(counts, "counts", where);
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int mode = static_cast<int>(a->mode);
     if (device >= 0)
-      return gpu::histogram_even(device, dtype, samples, n, counts, bins, lower, upper,
-                                 mode, str(algorithm), stream);
-    host::histogram_even(dtype, samples, n, counts, bins, lower, upper, mode, str(algorithm));
+      return gpu::histogram_even(device, dtype, at(a->samples), a->n, counts, a->bins, a->lower,
+                                 a->upper, mode, name_at(a->algorithm),
+                                 static_cast<std::uintptr_t>(a->stream));
+    host::histogram_even(dtype, at(a->samples), a->n, counts, a->bins, a->lower, a->upper, mode,
+                         name_at(a->algorithm));
   });
 }
 
-int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                       const void* edges, int64_t num_edges, const char* algorithm,
-                       uintptr_t stream) {
+int sk_histogram_edges(const sk_histogram_edges_args* a) {
   return guarded([&] {
     const char* where = "histogram";
-    check_n(n, where);
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    auto* counts = static_cast<std::uint64_t*>(at(a->counts));
     check_out(counts, "counts", where);
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
     if (device >= 0)
-      return gpu::histogram_edges(device, dtype, samples, n, counts, edges, num_edges,
-                                  str(algorithm), stream);
-    host::histogram_edges(dtype, samples, n, counts, edges, num_edges, str(algorithm));
+      return gpu::histogram_edges(device, dtype, at(a->samples), a->n, counts, at(a->edges),
+                                  a->num_edges, name_at(a->algorithm),
+                                  static_cast<std::uintptr_t>(a->stream));
+    host::histogram_edges(dtype, at(a->samples), a->n, counts, at(a->edges), a->num_edges,
+                          name_at(a->algorithm));
   });
 }
 
-int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                int64_t bins, const char* algorithm, uintptr_t stream) {
+int sk_bincount(const sk_bincount_args* a) {
   return guarded([&] {
     const char* where = "bincount";
-    check_n(n, where);
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    auto* counts = static_cast<std::uint64_t*>(at(a->counts));
     check_out(counts, "counts", where);
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
     if (device >= 0)
-      return gpu::bincount(device, dtype, samples, n, counts, bins, str(algorithm), stream);
-    check_bins(bins, where);
-    host::bincount(dtype, samples, n, counts, bins, str(algorithm));
+      return gpu::bincount(device, dtype, at(a->samples), a->n, counts, a->bins,
+                           name_at(a->algorithm), static_cast<std::uintptr_t>(a->stream));
+    check_bins(a->bins, where);
+    host::bincount(dtype, at(a->samples), a->n, counts, a->bins, name_at(a->algorithm));
   });
 }
 
-int sk_bincount_capped(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                       int64_t capacity, const char* algorithm, uintptr_t stream,
-                       int64_t* summary) {
+int sk_bincount_capped(const sk_bincount_capped_args* a) {
   return guarded([&] {
     const char* where = "bincount";
-    check_n(n, where);
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    auto* counts = static_cast<std::uint64_t*>(at(a->counts));
+    auto* summary = static_cast<std::int64_t*>(at(a->summary));
     check_out(counts, "counts", where);
     check_out(summary, "summary", where);
+    const int device = static_cast<int>(a->device);
     if (device < 0) throw scankit::invalid_argument("bincount: the capped count is GPU-only");
-    gpu::bincount_capped(device, dtype, samples, n, counts, capacity, str(algorithm), stream,
-                         summary);
+    gpu::bincount_capped(device, static_cast<int>(a->dtype), at(a->samples), a->n, counts,
+                         a->capacity, name_at(a->algorithm),
+                         static_cast<std::uintptr_t>(a->stream), summary);
   });
 }
 

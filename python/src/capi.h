@@ -3,12 +3,16 @@
  * Plain C types only (no Python headers), so one build of the library serves every Python
  * version; python/scankit/_capi.py loads it with ctypes and declares these prototypes again.
  *
- * Conventions of every function below:
+ * Every entry that takes more than a pointer or two takes one `const sk_<name>_args*`: a
+ * block of 64-bit fields (int64_t numbers, uint64_t addresses, doubles), so a caller packs one
+ * block and ctypes converts one pointer. Fields named as below mean the same in every block:
  *   device   -1: the CPU backend (host pointers, synchronous); >= 0: that CUDA device (device
  *            pointers, stream-ordered on `stream`, no synchronisation unless stated).
  *   dtype    an SK_* element type code; op an SK_OP_* code.
  *   stream   a cudaStream_t as an integer (0: the legacy default stream); ignored on the CPU.
- *   algorithm  a name from sk_algorithms(), or "" for the default of the backend.
+ *   pointers (in, out, counts, ...) addresses as integers, 0 for NULL.
+ *   algorithm  the address of a NUL-terminated name from sk_algorithms(); 0 or "" for the
+ *            default of the backend.
  *   workspace  device memory of at least the bytes the matching *_workspace call returned
  *            (16-byte aligned); unused on the CPU.
  *   count    where compactions write how many items they kept: one int64 in device memory on
@@ -88,12 +92,6 @@ SK_API const char* sk_algorithms(const char* primitive);
  * combined before the first item of every scan (NULL: the operator's identity). Exclusive
  * scans write init at each scan's first position. Types: int32/64, uint32/64, float32/64;
  * and, or, xor need integers. */
-SK_API int sk_scan_workspace(int device, int dtype, int64_t outer, int64_t len, int64_t inner,
-                             const char* algorithm, int64_t* bytes);
-/* sk_scan's arguments, one 64-bit field each, in one block: ctypes converts each argument of a
- * call on its own, and for fifteen of them that was a third of a small Python call's cost; a
- * block packed by struct.pack_into is one pointer to convert. Pointers and the stream are
- * addresses (0: NULL); algorithm is the address of a NUL-terminated name (0: the default). */
 typedef struct sk_scan_args {
   int64_t device, dtype, op, exclusive;
   uint64_t init, in, out;
@@ -108,14 +106,9 @@ typedef struct sk_scan_args {
  * then returns SK_ECAPTURING without queueing anything. (Made here, the check costs a small
  * call far less than a Python caller's own query of the stream.) */
 #define SK_SCAN_KEPT_WORKSPACE 1
+/* Reads device, dtype, outer, len, inner and algorithm. */
+SK_API int sk_scan_workspace(const sk_scan_args* args, int64_t* bytes);
 SK_API int sk_scan(const sk_scan_args* args);
-
-/* The mean wall-clock microseconds of one C++ call of the device scan (scankit::cuda::scan: an
- * inclusive sum of n items of dtype, on device memory this call allocates), over `calls` calls
- * queued back to back on `stream` and a final synchronisation: what a C++ caller pays per call,
- * beside which a Python call's cost reads directly (python -m scankit.bench). Synchronises. */
-SK_API int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t stream,
-                        double* mean_us);
 
 /* ---- sort ------------------------------------------------------------------------------
  * Stable radix sort of n keys (every integer type, float16, bfloat16, float32, float64; IEEE
@@ -125,50 +118,101 @@ SK_API int sk_time_scan(int device, int dtype, int64_t n, int calls, uintptr_t s
  * indices != 0: argsort, values_out receives the int64 input positions (values_in unused);
  * indices == 2: the same where the caller does not want the keys: keys_out is scratch, its
  * contents unspecified afterwards (the GPU sort then skips a write of the keys). */
-SK_API int sk_sort_workspace(int device, int dtype, int64_t n, int value_bytes, int indices,
-                             const char* algorithm, int64_t* bytes);
-SK_API int sk_sort(int device, int dtype, const void* keys_in, void* keys_out,
-                   const void* values_in, void* values_out, int value_bytes, int indices, int64_t n,
-                   int descending, const char* algorithm, void* workspace, int64_t workspace_bytes,
-                   uintptr_t stream);
+typedef struct sk_sort_args {
+  int64_t device, dtype;
+  uint64_t keys_in, keys_out, values_in, values_out;
+  int64_t value_bytes, indices, n, descending;
+  uint64_t algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_sort_args;
+/* Reads device, dtype, n, value_bytes, indices and algorithm. */
+SK_API int sk_sort_workspace(const sk_sort_args* args, int64_t* bytes);
+SK_API int sk_sort(const sk_sort_args* args);
 
 /* ---- compaction -------------------------------------------------------------------------
  * Outputs hold n items (a compaction writes at most n; items past the count are unspecified).
  * GPU item types: int32/64, uint32/64, float32/64, uint8 (select_flagged moves bits: any item
  * of 1, 4 or 8 bytes). CPU: every type of sk_dtype except float16/bfloat16 for the
  * value-dependent ones (nonzero, partition, unique); select_flagged any item of 1, 2, 4, 8
- * or 16 bytes. */
-SK_API int sk_compact_workspace(int device, int64_t n, int item_bytes, const char* algorithm,
-                                int64_t* bytes);
+ * or 16 bytes. threshold and count are addresses as the other pointers are. */
+typedef struct sk_compact_workspace_args {
+  int64_t device, n, item_bytes;
+  uint64_t algorithm;
+} sk_compact_workspace_args;
+SK_API int sk_compact_workspace(const sk_compact_workspace_args* args, int64_t* bytes);
 /* out[0, count) = in[i] for every flags[i] != 0 (uint8 flags), in order. */
-SK_API int sk_select_flagged(int device, int item_bytes, const void* in, const uint8_t* flags,
-                             void* out, int64_t n, int64_t* count, const char* algorithm,
-                             void* workspace, int64_t workspace_bytes, uintptr_t stream);
+typedef struct sk_select_flagged_args {
+  int64_t device, item_bytes;
+  uint64_t in, flags, out;
+  int64_t n;
+  uint64_t count, algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_select_flagged_args;
+SK_API int sk_select_flagged(const sk_select_flagged_args* args);
 /* out[0, count) = the items with pred(x) true (remove != 0: false), in order. */
-SK_API int sk_select_if(int device, int dtype, int pred, const void* threshold, int remove,
-                        const void* in, void* out, int64_t n, int64_t* count, const char* algorithm,
-                        void* workspace, int64_t workspace_bytes, uintptr_t stream);
+typedef struct sk_select_if_args {
+  int64_t device, dtype, pred;
+  uint64_t threshold;
+  int64_t remove;
+  uint64_t in, out;
+  int64_t n;
+  uint64_t count, algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_select_if_args;
+SK_API int sk_select_if(const sk_select_if_args* args);
 /* All n items: pred-true first in order, then the others (stable != 0: in input order, else
  * reversed). count: the number selected. out must not overlap in. */
-SK_API int sk_partition(int device, int dtype, int pred, const void* threshold, int stable,
-                        const void* in, void* out, int64_t n, int64_t* count, const char* algorithm,
-                        void* workspace, int64_t workspace_bytes, uintptr_t stream);
+typedef struct sk_partition_args {
+  int64_t device, dtype, pred;
+  uint64_t threshold;
+  int64_t stable;
+  uint64_t in, out;
+  int64_t n;
+  uint64_t count, algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_partition_args;
+SK_API int sk_partition(const sk_partition_args* args);
 /* indices[0, count) = the positions of the nonzero items, ascending. */
-SK_API int sk_nonzero(int device, int dtype, const void* in, int64_t* indices, int64_t n,
-                      int64_t* count, const char* algorithm, void* workspace,
-                      int64_t workspace_bytes, uintptr_t stream);
-/* The first item of every run of equal items to values, and (counts != NULL) each run's
+typedef struct sk_nonzero_args {
+  int64_t device, dtype;
+  uint64_t in, indices;
+  int64_t n;
+  uint64_t count, algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_nonzero_args;
+SK_API int sk_nonzero(const sk_nonzero_args* args);
+/* The first item of every run of equal items to values, and (counts != 0) each run's
  * length. equal_nan != 0: consecutive NaNs (float32, float64) are one run, else each NaN is a
  * run of its own. values must not overlap in on the GPU. */
-SK_API int sk_unique(int device, int dtype, const void* in, void* values, int64_t* counts,
-                     int64_t n, int equal_nan, int64_t* count, const char* algorithm,
-                     void* workspace, int64_t workspace_bytes, uintptr_t stream);
-/* GPU: waits for `stream`, then returns the int64 at d_count. */
-SK_API int sk_read_count(int device, const int64_t* d_count, uintptr_t stream, int64_t* value);
+typedef struct sk_unique_args {
+  int64_t device, dtype;
+  uint64_t in, values, counts;
+  int64_t n, equal_nan;
+  uint64_t count, algorithm, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_unique_args;
+SK_API int sk_unique(const sk_unique_args* args);
+/* GPU: waits for `stream`, then returns the int64 at count. */
+typedef struct sk_read_count_args {
+  int64_t device;
+  uint64_t count, stream;
+} sk_read_count_args;
+SK_API int sk_read_count(const sk_read_count_args* args, int64_t* value);
 /* out[min(count, size) .. size) = *fill (item_bytes of 1, 2, 4, 8 or 16; fill in host memory),
  * with count read where it lies (device memory on the GPU): no synchronisation. */
-SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* count, int64_t size,
-                        const void* fill, uintptr_t stream);
+typedef struct sk_fill_tail_args {
+  int64_t device, item_bytes;
+  uint64_t out, count;
+  int64_t size;
+  uint64_t fill, stream;
+} sk_fill_tail_args;
+SK_API int sk_fill_tail(const sk_fill_tail_args* args);
 
 /* ---- histograms (counts: uint64, zeroed first) -----------------------------------------
  * numpy.histogram's even bins: edges[i] = lower + i * (upper - lower) / bins as numpy.linspace
@@ -178,26 +222,53 @@ SK_API int sk_fill_tail(int device, int item_bytes, void* out, const int64_t* co
  * numpy 2's linspace does for float32 bounds; bit 2: float32 samples always take the double
  * arithmetic, never the float32 one that is used where it gives the same bins (numpy_bins.hpp).
  * Types: uint8, uint16, int32, uint32, int64, float32/64. */
-SK_API int sk_histogram_even(int device, int dtype, const void* samples, int64_t n,
-                             uint64_t* counts, int64_t bins, double lower, double upper,
-                             int mode, const char* algorithm, uintptr_t stream);
-/* Bins between sorted edges (bins + 1 of them; the sample type for float samples, int64 for
- * integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
-SK_API int sk_histogram_edges(int device, int dtype, const void* samples, int64_t n,
-                              uint64_t* counts, const void* edges, int64_t num_edges,
-                              const char* algorithm, uintptr_t stream);
+typedef struct sk_histogram_even_args {
+  int64_t device, dtype;
+  uint64_t samples;
+  int64_t n;
+  uint64_t counts;
+  int64_t bins;
+  double lower, upper;
+  int64_t mode;
+  uint64_t algorithm, stream;
+} sk_histogram_even_args;
+SK_API int sk_histogram_even(const sk_histogram_even_args* args);
+/* Bins between sorted edges (num_edges = bins + 1 of them; the sample type for float samples,
+ * int64 for integer samples; device memory on the GPU): edges[i] <= x < edges[i+1]. */
+typedef struct sk_histogram_edges_args {
+  int64_t device, dtype;
+  uint64_t samples;
+  int64_t n;
+  uint64_t counts, edges;
+  int64_t num_edges;
+  uint64_t algorithm, stream;
+} sk_histogram_edges_args;
+SK_API int sk_histogram_edges(const sk_histogram_edges_args* args);
 /* counts[k] = number of samples equal to k, for 0 <= k < bins (integer samples). */
-SK_API int sk_bincount(int device, int dtype, const void* samples, int64_t n, uint64_t* counts,
-                       int64_t bins, const char* algorithm, uintptr_t stream);
+typedef struct sk_bincount_args {
+  int64_t device, dtype;
+  uint64_t samples;
+  int64_t n;
+  uint64_t counts;
+  int64_t bins;
+  uint64_t algorithm, stream;
+} sk_bincount_args;
+SK_API int sk_bincount(const sk_bincount_args* args);
 /* numpy.bincount's counts without knowing the largest key, in one pass (GPU only;
  * scankit::cuda::bincount_capped): keys below capacity into counts[0, capacity), keys at or
  * above it into counts[capacity], negative keys into counts[capacity + 1]; counts has room for
  * capacity + 5 (the last three hold the summary on the device). summary (host memory, three
  * int64): the negative keys, the keys at or above capacity, the largest key below capacity (-1
  * if none). Synchronises with the stream to read the summary. */
-SK_API int sk_bincount_capped(int device, int dtype, const void* samples, int64_t n,
-                              uint64_t* counts, int64_t capacity, const char* algorithm,
-                              uintptr_t stream, int64_t* summary);
+typedef struct sk_bincount_capped_args {
+  int64_t device, dtype;
+  uint64_t samples;
+  int64_t n;
+  uint64_t counts;
+  int64_t capacity;
+  uint64_t algorithm, stream, summary;
+} sk_bincount_capped_args;
+SK_API int sk_bincount_capped(const sk_bincount_capped_args* args);
 
 #ifdef __cplusplus
 }

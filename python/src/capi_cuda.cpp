@@ -1,10 +1,8 @@
 // The C ABI's GPU backend: the library's device-pointer calls (and the kernels of
-// capi_kernels.hpp) on the caller's device and stream. Nothing here allocates device memory
-// (but the timing entry, time_scan): the Python side passes workspace from the caller's array
-// library, so its allocator is used.
+// capi_kernels.hpp) on the caller's device and stream. Nothing here allocates device memory:
+// the Python side passes workspace from the caller's array library, so its allocator is used.
 #include <cuda_runtime_api.h>
 
-#include <chrono>
 #include <string>
 #include <type_traits>
 
@@ -23,20 +21,6 @@ namespace sc = scankit::cuda;
 void check(cudaError_t e, const char* what) {
   kernels::check_cuda(e, what);
 }
-
-/// Device memory owned for one call (the timing entry only: the other entries take the
-/// caller's workspace).
-struct device_buffer {
-  void* p = nullptr;
-  explicit device_buffer(std::size_t bytes) {
-    if (bytes > 0) check(cudaMalloc(&p, bytes), "cudaMalloc");
-  }
-  ~device_buffer() {
-    if (p) (void)cudaFree(p);
-  }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-};
 
 /// Makes `device` current for the call and restores the caller's device after it.
 class device_scope {
@@ -229,39 +213,6 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
   if (outer * len * inner > 0 && (in == nullptr || out == nullptr))
     throw scankit::invalid_argument("scan: null input or output");
   kernels::batched_scan(dtype, op, exclusive, init, in, out, outer, len, inner, plan, ws, s);
-}
-
-double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream) {
-  device_scope scope(device);
-  require_type(dtype, scan_types, "time_scan");
-  if (n < 0 || calls <= 0)
-    throw scankit::invalid_argument("time_scan: needs n >= 0 and calls > 0");
-  scankit::detail::check_size(n, "time_scan");
-  const sc::scan_config cfg;
-  const auto item = static_cast<std::size_t>(dtype_size(dtype));
-  const std::size_t data = align256(static_cast<std::size_t>(n) * item);
-  const std::size_t ws_bytes = sc::scan_workspace_bytes(n, item, cfg);
-  device_buffer mem(2 * data + ws_bytes);
-  char* in = static_cast<char*>(mem.p);
-  char* ws = in + 2 * data;
-  const cudaStream_t s = as_stream(stream);
-  check(cudaMemsetAsync(in, 0, data, s), "cudaMemsetAsync");
-  double mean = 0;
-  visit_types<scan_types>(dtype, "time_scan", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const auto once = [&] {
-      sc::scan(reinterpret_cast<const T*>(in), reinterpret_cast<T*>(in + data), n,
-               scankit::sum<T>{}, scankit::scan_kind::inclusive, T{}, ws, ws_bytes, s, cfg);
-    };
-    once();  // warm-up: first-call set-up is not a per-call cost
-    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) once();
-    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-    const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - t0;
-    mean = took.count() / calls;
-  });
-  return mean;
 }
 
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,

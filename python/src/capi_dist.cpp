@@ -118,7 +118,7 @@ int sk_dist_size(void* comm) {
   return comm ? static_cast<sd::mpi_communicator*>(comm)->size() : 0;
 }
 
-int sk_dist_scan(void* comm, int dtype, int op, int exclusive, const void* init, const void* in, void* out,
+static int dist_scan(void* comm, int dtype, int op, int exclusive, const void* init, const void* in, void* out,
                  int64_t n, void* total) {
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_scan");
@@ -135,7 +135,7 @@ int sk_dist_scan(void* comm, int dtype, int op, int exclusive, const void* init,
   });
 }
 
-int sk_dist_select_if(void* comm, int dtype, int pred, const void* threshold, int remove, const void* in,
+static int dist_select_if(void* comm, int dtype, int pred, const void* threshold, int remove, const void* in,
                       void* out, int64_t n, int64_t* result) {
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_select_if");
@@ -153,7 +153,7 @@ int sk_dist_select_if(void* comm, int dtype, int pred, const void* threshold, in
   });
 }
 
-int sk_dist_histogram_even(void* comm, int dtype, const void* samples, int64_t n, uint64_t* counts, int64_t bins,
+static int dist_histogram_even(void* comm, int dtype, const void* samples, int64_t n, uint64_t* counts, int64_t bins,
                            double lower, double upper) {
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_histogram_even");
@@ -166,7 +166,7 @@ int sk_dist_histogram_even(void* comm, int dtype, const void* samples, int64_t n
   });
 }
 
-int sk_dist_bincount(void* comm, int dtype, const void* keys, int64_t n, uint64_t* counts, int64_t bins) {
+static int dist_bincount(void* comm, int dtype, const void* keys, int64_t n, uint64_t* counts, int64_t bins) {
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_bincount");
     visit_types<bincount_types>(dtype, "scankit.dist.bincount", [&](auto tag) {
@@ -176,7 +176,7 @@ int sk_dist_bincount(void* comm, int dtype, const void* keys, int64_t n, uint64_
   });
 }
 
-int sk_dist_sort(void* comm, int dtype, const void* keys, int64_t n, int descending, void** result,
+static int dist_sort(void* comm, int dtype, const void* keys, int64_t n, int descending, void** result,
                  int64_t* result_n) {
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_sort");
@@ -201,6 +201,58 @@ void sk_dist_take(void* result, void* dst) {
   if (r == nullptr) return;
   if (dst != nullptr) r->copy_to(dst);
   delete r;
+}
+
+}  // extern "C"
+
+// The entries below unpack their blocks and call the functions above.
+namespace {
+void* at(std::uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(address));
+}
+template <class A, class F>
+int unpacked(const A* a, const char* where, F&& f) {
+  if (a == nullptr) return guarded([&] { check_out(a, "the argument block", where); });
+  return f(*a);
+}
+}  // namespace
+
+extern "C" {
+
+int sk_dist_scan(const sk_dist_scan_args* args) {
+  return unpacked(args, "sk_dist_scan", [](const sk_dist_scan_args& a) {
+    return dist_scan(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.op), static_cast<int>(a.exclusive),
+                     at(a.init), at(a.in), at(a.out), a.n, at(a.total));
+  });
+}
+
+int sk_dist_select_if(const sk_dist_select_if_args* args) {
+  return unpacked(args, "sk_dist_select_if", [](const sk_dist_select_if_args& a) {
+    return dist_select_if(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.pred), at(a.threshold),
+                          static_cast<int>(a.remove), at(a.in), at(a.out), a.n,
+                          static_cast<int64_t*>(at(a.result)));
+  });
+}
+
+int sk_dist_histogram_even(const sk_dist_histogram_even_args* args) {
+  return unpacked(args, "sk_dist_histogram_even", [](const sk_dist_histogram_even_args& a) {
+    return dist_histogram_even(at(a.comm), static_cast<int>(a.dtype), at(a.samples), a.n,
+                               static_cast<uint64_t*>(at(a.counts)), a.bins, a.lower, a.upper);
+  });
+}
+
+int sk_dist_bincount(const sk_dist_bincount_args* args) {
+  return unpacked(args, "sk_dist_bincount", [](const sk_dist_bincount_args& a) {
+    return dist_bincount(at(a.comm), static_cast<int>(a.dtype), at(a.keys), a.n,
+                         static_cast<uint64_t*>(at(a.counts)), a.bins);
+  });
+}
+
+int sk_dist_sort(const sk_dist_sort_args* args) {
+  return unpacked(args, "sk_dist_sort", [](const sk_dist_sort_args& a) {
+    return dist_sort(at(a.comm), static_cast<int>(a.dtype), at(a.keys), a.n, static_cast<int>(a.descending),
+                     static_cast<void**>(at(a.result)), static_cast<int64_t*>(at(a.result_n)));
+  });
 }
 
 }  // extern "C"

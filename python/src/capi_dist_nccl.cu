@@ -88,7 +88,7 @@ const char* sk_nccl_last_error(void) {
   return last_error.c_str();
 }
 
-int sk_nccl_all_devices(const int* devices, int count, void** comm) {
+static int nccl_all_devices(const int* devices, int count, void** comm) {
   return guarded([&] {
     check_out(comm, "the result pointer", "sk_nccl_all_devices");
     std::vector<int> d;
@@ -108,7 +108,7 @@ int sk_nccl_size(void* comm) {
   return comm ? static_cast<sd::nccl_communicator*>(comm)->size() : 0;
 }
 
-int sk_nccl_scan(void* comm, int dtype, int op, int exclusive, const void* init, const uintptr_t* in,
+static int nccl_scan(void* comm, int dtype, int op, int exclusive, const void* init, const uintptr_t* in,
                  const uintptr_t* out, const int64_t* n, const uintptr_t* streams, void* total) {
   constexpr const char* where = "sk_nccl_scan";
   return guarded([&] {
@@ -129,7 +129,7 @@ int sk_nccl_scan(void* comm, int dtype, int op, int exclusive, const void* init,
   });
 }
 
-int sk_nccl_select_if(void* comm, int dtype, int pred, const void* threshold, const uintptr_t* in,
+static int nccl_select_if(void* comm, int dtype, int pred, const void* threshold, const uintptr_t* in,
                       const uintptr_t* out, const int64_t* n, const uintptr_t* streams, int64_t* result) {
   constexpr const char* where = "sk_nccl_select_if";
   return guarded([&] {
@@ -153,7 +153,7 @@ int sk_nccl_select_if(void* comm, int dtype, int pred, const void* threshold, co
   });
 }
 
-int sk_nccl_histogram_even(void* comm, int dtype, const uintptr_t* samples, const int64_t* n, const uintptr_t* counts,
+static int nccl_histogram_even(void* comm, int dtype, const uintptr_t* samples, const int64_t* n, const uintptr_t* counts,
                            int64_t bins, double lower, double upper, const uintptr_t* streams) {
   constexpr const char* where = "sk_nccl_histogram_even";
   return guarded([&] {
@@ -171,7 +171,7 @@ int sk_nccl_histogram_even(void* comm, int dtype, const uintptr_t* samples, cons
   });
 }
 
-int sk_nccl_bincount(void* comm, int dtype, const uintptr_t* keys, const int64_t* n, const uintptr_t* counts,
+static int nccl_bincount(void* comm, int dtype, const uintptr_t* keys, const int64_t* n, const uintptr_t* counts,
                      int64_t bins, const uintptr_t* streams) {
   constexpr const char* where = "sk_nccl_bincount";
   return guarded([&] {
@@ -186,7 +186,7 @@ int sk_nccl_bincount(void* comm, int dtype, const uintptr_t* keys, const int64_t
   });
 }
 
-int sk_nccl_sort(void* comm, int dtype, const uintptr_t* in, const int64_t* n, const uintptr_t* out,
+static int nccl_sort(void* comm, int dtype, const uintptr_t* in, const int64_t* n, const uintptr_t* out,
                  const int64_t* capacity, int descending, const uintptr_t* streams, int64_t* sizes) {
   constexpr const char* where = "sk_nccl_sort";
   return guarded([&] {
@@ -201,6 +201,71 @@ int sk_nccl_sort(void* comm, int dtype, const uintptr_t* in, const int64_t* n, c
         for (std::size_t k = 0; k < r.size(); ++k) sizes[k] = r[k];
       });
     });
+  });
+}
+
+}  // extern "C"
+
+// The entries below unpack their blocks and call the functions above.
+namespace {
+void* at(std::uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(address));
+}
+template <class T>
+T* at(std::uint64_t address) {
+  return static_cast<T*>(at(address));
+}
+template <class A, class F>
+int unpacked(const A* a, const char* where, F&& f) {
+  if (a == nullptr) return guarded([&] { check_out(a, "the argument block", where); });
+  return f(*a);
+}
+}  // namespace
+
+extern "C" {
+
+int sk_nccl_all_devices(const sk_nccl_all_devices_args* args) {
+  return unpacked(args, "sk_nccl_all_devices", [](const sk_nccl_all_devices_args& a) {
+    return nccl_all_devices(at<const int>(a.devices), static_cast<int>(a.count), at<void*>(a.comm));
+  });
+}
+
+int sk_nccl_scan(const sk_nccl_scan_args* args) {
+  return unpacked(args, "sk_nccl_scan", [](const sk_nccl_scan_args& a) {
+    return nccl_scan(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.op), static_cast<int>(a.exclusive),
+                     at(a.init), at<const uintptr_t>(a.in), at<const uintptr_t>(a.out), at<const int64_t>(a.n),
+                     at<const uintptr_t>(a.streams), at(a.total));
+  });
+}
+
+int sk_nccl_select_if(const sk_nccl_select_if_args* args) {
+  return unpacked(args, "sk_nccl_select_if", [](const sk_nccl_select_if_args& a) {
+    return nccl_select_if(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.pred), at(a.threshold),
+                          at<const uintptr_t>(a.in), at<const uintptr_t>(a.out), at<const int64_t>(a.n),
+                          at<const uintptr_t>(a.streams), at<int64_t>(a.result));
+  });
+}
+
+int sk_nccl_histogram_even(const sk_nccl_histogram_even_args* args) {
+  return unpacked(args, "sk_nccl_histogram_even", [](const sk_nccl_histogram_even_args& a) {
+    return nccl_histogram_even(at(a.comm), static_cast<int>(a.dtype), at<const uintptr_t>(a.samples),
+                               at<const int64_t>(a.n), at<const uintptr_t>(a.counts), a.bins, a.lower, a.upper,
+                               at<const uintptr_t>(a.streams));
+  });
+}
+
+int sk_nccl_bincount(const sk_nccl_bincount_args* args) {
+  return unpacked(args, "sk_nccl_bincount", [](const sk_nccl_bincount_args& a) {
+    return nccl_bincount(at(a.comm), static_cast<int>(a.dtype), at<const uintptr_t>(a.keys), at<const int64_t>(a.n),
+                         at<const uintptr_t>(a.counts), a.bins, at<const uintptr_t>(a.streams));
+  });
+}
+
+int sk_nccl_sort(const sk_nccl_sort_args* args) {
+  return unpacked(args, "sk_nccl_sort", [](const sk_nccl_sort_args& a) {
+    return nccl_sort(at(a.comm), static_cast<int>(a.dtype), at<const uintptr_t>(a.in), at<const int64_t>(a.n),
+                     at<const uintptr_t>(a.out), at<const int64_t>(a.capacity), static_cast<int>(a.descending),
+                     at<const uintptr_t>(a.streams), at<int64_t>(a.sizes));
   });
 }
 

@@ -289,7 +289,6 @@ void scan(int device, int dtype, int op, bool exclusive, const void* init, const
           void* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
           const std::string& algorithm, void* ws, std::int64_t ws_bytes, std::uintptr_t stream,
           bool kept_workspace);
-double time_scan(int device, int dtype, std::int64_t n, int calls, std::uintptr_t stream);
 std::int64_t sort_workspace(int device, int dtype, std::int64_t n, int value_bytes, bool indices,
                             const std::string& algorithm);
 /// discard_keys (argsort only): keys_out is scratch; its contents are unspecified afterwards.

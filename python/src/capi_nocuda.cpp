@@ -24,9 +24,6 @@ void scan(int, int, int, bool, const void*, const void*, void*, std::int64_t, st
           std::int64_t, const std::string&, void*, std::int64_t, std::uintptr_t, bool) {
   none();
 }
-double time_scan(int, int, std::int64_t, int, std::uintptr_t) {
-  none();
-}
 std::int64_t sort_workspace(int, int, std::int64_t, int, bool, const std::string&) {
   none();
 }

@@ -82,8 +82,6 @@ def test_no_gpu_is_a_runtime_error():
     p = buf.ctypes.data
     with pytest.raises(RuntimeError):
         _capi.scan(0, _capi.DTYPE_CODES["int32"], 0, 0, 0, p, p, 1, 4, 1, b"", 0, 0, 0)
-    with pytest.raises(RuntimeError):
-        _capi.time_scan(0, "int32", 4096, 10, 0)
 
 
 def test_small_workspaces_are_kept_per_stream():

@@ -193,19 +193,6 @@ def test_argsort_positions_are_int64(gpu_backend, rng, n, dtype, descending):
     np.testing.assert_array_equal(b.numpy(keys), a[want])
 
 
-def test_cpp_scan_timing_entry():
-    from scankit import _capi
-
-    if scankit.device_count() == 0:
-        pytest.skip("no GPU")
-    us = _capi.time_scan(0, "int32", 1 << 12, 50, 0)
-    assert 0 < us < 1e5
-    with pytest.raises(ValueError):
-        _capi.time_scan(0, "int32", 1 << 12, 0, 0)
-    with pytest.raises(TypeError):
-        _capi.time_scan(0, "int8", 1 << 12, 10, 0)
-
-
 @pytest.mark.parametrize("lib", ["torch", "cupy"])
 def test_repeated_selects_keep_their_results(rng, lib):
     """Exact selects of one shape reuse what they looked up once (workspace, count word): results
