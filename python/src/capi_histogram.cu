@@ -1,43 +1,33 @@
 // numpy.histogram's even bins on the GPU: the library's counting kernels (plan_histogram picks
-// the layout for the bin count and device) with the numpy_even_bins functor, or for float32
-// samples numpy_even_bins_f32 where it gives the same bins (float arithmetic alone keeps the
-// kernel at the speed of its reads); and bincount's one-pass count with its summary read back.
+// the layout for the bin count and device) with the bins functor with_numpy_bins picks
+// (scankit/histogram_numpy.hpp); and bincount's one-pass count with its summary read back.
 #include <string>
 #include <type_traits>
 
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
-#include "numpy_bins.hpp"
 #include "scankit/cuda/histogram.cuh"
+#include "scankit/histogram_numpy.hpp"
 
 namespace scankit::capi::kernels {
 
 void numpy_histogram(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
                      std::int64_t bins, double lower, double upper, int mode, int algorithm,
                      cudaStream_t stream) {
-  const bool float_edges = (mode & even_bins_float_edges) != 0;
   cuda::histogram_options opts;
   opts.algorithm = static_cast<cuda::histogram_algorithm>(algorithm);
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto b = numpy_even_bins<T>::make(static_cast<int>(bins), lower, upper, float_edges);
     const cuda::histogram_plan plan = cuda::plan_histogram(bins, sizeof(T), opts);
     cuda::detail::hist::check_device_args(static_cast<const T*>(samples), n, counts, "histogram");
     SCANKIT_CUDA_CHECK(
         cudaMemsetAsync(counts, 0, static_cast<std::size_t>(bins) * sizeof(std::uint64_t), stream));
     if (n == 0) return;
-    if constexpr (std::is_same_v<T, float>) {
-      numpy_even_bins_f32 fast;
-      if ((mode & even_bins_exact_only) == 0 &&
-          numpy_even_bins_f32::make_cached(static_cast<int>(bins), lower, upper, float_edges,
-                                           fast)) {
-        cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, fast, counts,
-                                     static_cast<int>(bins), stream);
-        return;
-      }
-    }
-    cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, b, counts,
-                                 static_cast<int>(bins), stream);
+    // The C ABI's mode bits are with_numpy_bins' flags.
+    with_numpy_bins<T>(static_cast<int>(bins), lower, upper, mode, [&](const auto& bin_of) {
+      cuda::detail::hist::run_plan(plan, static_cast<const T*>(samples), n, bin_of, counts,
+                                   static_cast<int>(bins), stream);
+    });
   };
   visit_types<histogram_types>(dtype, "histogram", run);
 }

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "capi_internal.hpp"
-#include "numpy_bins.hpp"
 #include "scankit/cpu/histogram.hpp"
+#include "scankit/histogram_numpy.hpp"
 
 namespace scankit::capi::host {
 namespace {
@@ -31,29 +31,20 @@ void histogram_even(int dtype, const void* samples, std::int64_t n, std::uint64_
                     std::int64_t bins, double lower, double upper, int mode,
                     const std::string& algorithm) {
   const bool serial = serial_of(algorithm);
-  const bool float_edges = (mode & even_bins_float_edges) != 0;
   visit_histogram(dtype, histogram_types, "histogram", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto b = numpy_even_bins<T>::make(static_cast<int>(bins), lower, upper, float_edges);
     std::fill(counts, counts + bins, std::uint64_t{0});
     if (n == 0) return;
     check_out(samples, "samples", "histogram");
-    auto count = [&](const auto& bin_of) {
+    // The GPU's choice of bin function (the C ABI's mode bits are its flags), so that the CPU
+    // tests check numpy_even_bins_f32 too.
+    with_numpy_bins<T>(static_cast<int>(bins), lower, upper, mode, [&](const auto& bin_of) {
       if (serial)
         cpu::detail::count_serial(static_cast<const T*>(samples), n, counts, bin_of);
       else
         cpu::detail::count_parallel(static_cast<const T*>(samples), n, counts,
                                     static_cast<int>(bins), bin_of);
-    };
-    // The GPU's choice of bin function, so that the CPU tests check numpy_even_bins_f32 too.
-    if constexpr (std::is_same_v<T, float>) {
-      numpy_even_bins_f32 fast;
-      if ((mode & even_bins_exact_only) == 0 &&
-          numpy_even_bins_f32::make_cached(static_cast<int>(bins), lower, upper, float_edges,
-                                           fast))
-        return count(fast);
-    }
-    count(b);
+    });
   });
 }
 

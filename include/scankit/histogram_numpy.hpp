@@ -1,5 +1,5 @@
-// numpy.histogram's even bins as a scankit bins functor (bin of a sample, or -1), for the CPU
-// histogram loop and the CUDA histogram kernels alike.
+// numpy.histogram's even bins as scankit bins functors (bin of a sample, or -1), for the CPU
+// counting loops and the CUDA histogram kernels alike: the Python package's histogram_even.
 //
 // numpy defines the bins by their edges: edges = numpy.linspace(lower, upper, bins + 1), which
 // computes edge i as i * step + lower (one multiplication, one addition, no fused multiply-add)
@@ -11,6 +11,10 @@
 // bin also takes x == upper). numpy estimates i as trunc((x - lower) * bins / (upper - lower))
 // and corrects it by one against the edges; the same is done here, so every sample lands in
 // numpy's bin.
+//
+// Host code that includes this header must not contract a * b + c into a fused multiply-add
+// (GCC and Clang: -ffp-contract=off), or the edges round differently from numpy's; device code
+// uses the explicitly rounded intrinsics.
 #pragma once
 
 #include <algorithm>
@@ -26,7 +30,7 @@
 #define SCANKIT_NUMPY_BINS_SSE2 1
 #endif
 
-namespace scankit::capi {
+namespace scankit {
 
 template <class T>
 struct numpy_even_bins {
@@ -55,7 +59,7 @@ struct numpy_even_bins {
 #if defined(__CUDA_ARCH__)
     return __dmul_rn(a, b);
 #else
-    return a * b;  // the translation unit is built with -ffp-contract=off
+    return a * b;  // no fused multiply-add: see the top of this file
 #endif
   }
   SCANKIT_HD static double add(double a, double b) {
@@ -108,10 +112,9 @@ struct numpy_even_bins {
 /// The same bins for float32 samples, mostly in float32 arithmetic: t = (x - lo) * scale, two
 /// float operations, and bin floor(t) wherever t's fractional part lies in [frac_lo, frac_hi];
 /// only samples next to an edge (a fraction of the bins' width of about the rounding error of
-/// t) take numpy_even_bins' arithmetic. numpy_even_bins alone spends about six double
-/// operations and six conversions per sample (an SM converts 16 values per clock against 128
-/// float operations), which left the counting kernel compute-bound at 2.4x the time of a read.
-/// `make` derives the two bounds on the host from t at every edge, so that the float32 answer is
+/// t) take numpy_even_bins' arithmetic. numpy_even_bins spends about six double operations and
+/// six conversions per sample, and GPUs convert at a fraction of their float rate: alone it
+/// leaves the counting kernel bound by arithmetic, not by its reads. `make` derives the two bounds on the host from t at every edge, so that the float32 answer is
 /// numpy's bin wherever it is taken, and refuses ranges where it would rarely be taken.
 struct numpy_even_bins_f32 {
   int num_bins = 1;
@@ -137,8 +140,7 @@ struct numpy_even_bins_f32 {
   /// The bins of x[0..3] in b[0..3] when all four take the float32 answer of operator() (in
   /// range, fraction within the bounds), else false with b unspecified: the CPU counting loop
   /// then bins those four one by one. The same float32 operations as operator(), four at a
-  /// time: the scalar loop spends about seven cycles a sample on them and their branches, the
-  /// counting proper about one and a half.
+  /// time: in the scalar loop they and their branches cost several times the counting proper.
   bool fast4(const float* x, int* b) const {
     const __m128 v = _mm_loadu_ps(x);
     const __m128 in = _mm_and_ps(_mm_cmpge_ps(v, _mm_set1_ps(lo)), _mm_cmple_ps(v, _mm_set1_ps(hi)));
@@ -243,7 +245,7 @@ struct numpy_even_bins_f32 {
 
   /// make() for numpy_even_bins<float>::make(num_bins, lower, upper, float_edges), remembering
   /// the last answer of this thread: a script calls histogram with one range again and again,
-  /// and the check costs tens of microseconds for a thousand bins.
+  /// and the check walks every bin.
   static bool make_cached(int num_bins, double lower, double upper, bool float_edges,
                           numpy_even_bins_f32& out) {
     struct entry {
@@ -268,8 +270,27 @@ struct numpy_even_bins_f32 {
   }
 };
 
-/// Bits of the C ABI's histogram_even mode.
-inline constexpr int even_bins_float_edges = 1;  // the edges in float32 arithmetic (numpy 2)
-inline constexpr int even_bins_exact_only = 2;   // never numpy_even_bins_f32 (for tests)
+/// Flags of with_numpy_bins (the Python package's histogram_even mode bits, passed unchanged).
+inline constexpr int numpy_bins_float_edges = 1;  // the edges in float32 arithmetic (numpy 2)
+inline constexpr int numpy_bins_exact_only = 2;   // never numpy_even_bins_f32 (for tests)
 
-}  // namespace scankit::capi
+/// Calls f(bin_of) with the functor that bins samples of type T as numpy.histogram with
+/// `num_bins` bins over [lower, upper] does: numpy_even_bins_f32 for float samples where it
+/// gives numpy's bins (and flags lack numpy_bins_exact_only), else numpy_even_bins<T>.
+template <class T, class F>
+void with_numpy_bins(int num_bins, double lower, double upper, int flags, F&& f) {
+  const bool float_edges = (flags & numpy_bins_float_edges) != 0;
+  if constexpr (std::is_same_v<T, float>) {
+    numpy_even_bins_f32 fast;
+    if ((flags & numpy_bins_exact_only) == 0 &&
+        numpy_even_bins_f32::make_cached(num_bins, lower, upper, float_edges, fast)) {
+      const numpy_even_bins_f32& bin_of = fast;
+      f(bin_of);
+      return;
+    }
+  }
+  const auto bin_of = numpy_even_bins<T>::make(num_bins, lower, upper, float_edges);
+  f(bin_of);
+}
+
+}  // namespace scankit
