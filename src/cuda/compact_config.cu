@@ -22,12 +22,13 @@ namespace single_pass {
 
 void check_config(const compact_config& cfg) {
   auto bad = [](const std::string& what) { throw invalid_argument("scankit::cuda::compact_config: " + what); };
-  if (std::find(std::begin(all_compact_prefetches), std::end(all_compact_prefetches), cfg.prefetch) ==
+  const compact_tuning_override& o = cfg.tuning;
+  if (std::find(std::begin(all_compact_prefetches), std::end(all_compact_prefetches), o.prefetch) ==
       std::end(all_compact_prefetches))
     bad("unknown prefetch setting");
-  if (cfg.specialized_shape != 0 && cfg.specialized_shape != 1) bad("specialized_shape is neither 0 nor 1");
-  if (cfg.specialized_from_bytes.value_or(0) < 0) bad("specialized_from_bytes is negative");
-  if (cfg.first_delay_ns.value_or(0) > 1000000u) bad("first_delay_ns is over 1,000,000");
+  if (o.specialized_shape != 0 && o.specialized_shape != 1) bad("specialized_shape is neither 0 nor 1");
+  if (o.specialized_from_bytes.value_or(0) < 0) bad("specialized_from_bytes is negative");
+  if (o.first_delay_ns.value_or(0) > 1000000u) bad("first_delay_ns is over 1,000,000");
 }
 
 }  // namespace single_pass

@@ -94,8 +94,7 @@ void allow_dynamic_shared_memory_impl(const void* kernel, std::size_t bytes) {
 }
 
 bool fits_shared_memory_impl(const void* kernel, std::size_t bytes) {
-  const auto limit = static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  return kernel_attributes(kernel).sharedSizeBytes + bytes <= limit;
+  return kernel_attributes(kernel).sharedSizeBytes + bytes <= current_device_info().smem_per_block_optin;
 }
 
 int blocks_per_sm_impl(const void* kernel, int threads, std::size_t dynamic_bytes) {

@@ -63,26 +63,32 @@ namespace {
 
 namespace dl = detail::decoupled_lookback;
 
-/// The current device's facts for the description, or an H100's where there is no device. The
-/// warp-specialized tile runs where the library's kernels carry sm_90 code for the device (a
-/// compute_80 PTX build on an H100 has none), for 4- and 8-byte items.
-dl::scan_device describe_device(std::size_t item_bytes) {
-  dl::scan_device d;
-  int code_arch = d.arch;
+/// The device a description is made for: the current one, or, where there is none, a device of
+/// compute capability 9.0 with 132 SMs (the architecture the tables are tuned on).
+struct described_device {
+  detail::device_info info;
+  dl::scan_kernels kernels;
+};
+
+/// The warp-specialized tile runs where the library's kernels carry sm_90 code for the device
+/// (a compute_80 PTX build on an sm_90 device has none), for 4- and 8-byte items.
+described_device describe_device(std::size_t item_bytes) {
+  described_device d;
+  d.info.arch = 90;
+  d.info.sm_count = 132;
+  int code_arch = d.info.arch;
   if (device_count() > 0) {
-    d.arch = 10 * detail::device_attribute(cudaDevAttrComputeCapabilityMajor) +
-             detail::device_attribute(cudaDevAttrComputeCapabilityMinor);
-    d.sm_count = detail::device_sm_count();
+    d.info = detail::current_device_info();
     code_arch = detail::library_kernel_arch();
   }
-  d.specialized_code = code_arch >= 90 && (item_bytes == 4 || item_bytes == 8);
+  d.kernels.specialized_code = code_arch >= 90 && (item_bytes == 4 || item_bytes == 8);
   return d;
 }
 
 std::string plan_line(std::int64_t n, std::size_t item_bytes, bool aligned, const scan_config& cfg,
-                      const dl::scan_device& d) {
-  const dl::scan_call call{n, item_bytes, aligned, detail::resolve_block_size(cfg)};
-  return dl::describe(dl::plan_scan(call, d, cfg));
+                      const described_device& d) {
+  const dl::scan_request req{n, item_bytes, aligned, detail::resolve_block_size(cfg), d.kernels, cfg.tuning};
+  return dl::describe(dl::plan_scan(req, d.info));
 }
 
 }  // namespace
@@ -90,11 +96,11 @@ std::string plan_line(std::int64_t n, std::size_t item_bytes, bool aligned, cons
 std::string scan_tuning_description(std::size_t item_bytes, const scan_config& cfg) {
   if (item_bytes == 0) throw invalid_argument("scankit::cuda::scan_tuning_description: zero item size");
   dl::check_config(cfg);
-  const dl::scan_device d = describe_device(item_bytes);
-  const dl::scan_tuning t = dl::tuning_for_size(item_bytes, d.arch);
+  const described_device d = describe_device(item_bytes);
+  const dl::scan_tuning t = dl::tuning_for_size(item_bytes, d.info.arch);
   auto items = [](std::int64_t v) { return v == dl::never ? std::string("never") : std::to_string(v); };
-  std::string s = std::to_string(item_bytes) + "-byte items on sm_" + std::to_string(d.arch) + " (" +
-                  std::to_string(d.sm_count) + " SMs): block_size=" + std::to_string(t.block_size) +
+  std::string s = std::to_string(item_bytes) + "-byte items on sm_" + std::to_string(d.info.arch) + " (" +
+                  std::to_string(d.info.sm_count) + " SMs): block_size=" + std::to_string(t.block_size) +
                   " striped_vectors=" + std::to_string(t.striped_vectors) +
                   " striped_raking=" + (t.striped_raking ? "true" : "false") +
                   " blocked_vectors=" + std::to_string(t.blocked_vectors) +

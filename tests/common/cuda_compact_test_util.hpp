@@ -129,9 +129,9 @@ class CudaCompact : public cuda_stream_test<cuda::compact_algorithm> {
     c.algorithm = GetParam();
     c.block_size = block;
     c.tile = tile_;
-    c.prefetch = prefetch_;
-    c.specialized_shape = shape_;
-    c.first_delay_ns = first_delay_;
+    c.tuning.prefetch = prefetch_;
+    c.tuning.specialized_shape = shape_;
+    c.tuning.first_delay_ns = first_delay_;
     return c;
   }
   cuda::compact_tile tile_ = cuda::compact_tile::automatic;

@@ -67,18 +67,18 @@ TEST(CudaCompactApi, InvalidConfigThrows) {
     edit(cfg);
     EXPECT_THROW((void)skc::compact_workspace_bytes(1000, 4, cfg), sk::invalid_argument);
   };
-  throws([](skc::compact_config& c) { c.specialized_shape = 2; });
-  throws([](skc::compact_config& c) { c.specialized_shape = -1; });
-  throws([](skc::compact_config& c) { c.specialized_from_bytes = -1; });
-  throws([](skc::compact_config& c) { c.first_delay_ns = 2000000u; });
-  throws([](skc::compact_config& c) { c.prefetch = static_cast<skc::compact_prefetch>(7); });
-  throws([](skc::compact_config& c) { c.scan.load_window_tiles = -1; c.algorithm = compact_algorithm::scan_scatter; });
+  throws([](skc::compact_config& c) { c.tuning.specialized_shape = 2; });
+  throws([](skc::compact_config& c) { c.tuning.specialized_shape = -1; });
+  throws([](skc::compact_config& c) { c.tuning.specialized_from_bytes = -1; });
+  throws([](skc::compact_config& c) { c.tuning.first_delay_ns = 2000000u; });
+  throws([](skc::compact_config& c) { c.tuning.prefetch = static_cast<skc::compact_prefetch>(7); });
+  throws([](skc::compact_config& c) { c.scan.tuning.load_window_tiles = -1; c.algorithm = compact_algorithm::scan_scatter; });
   skc::compact_config ok;
   ok.tile = skc::compact_tile::specialized;
-  ok.prefetch = skc::compact_prefetch::on;
-  ok.specialized_shape = 1;
-  ok.specialized_from_bytes = 0;
-  ok.first_delay_ns = 0u;
+  ok.tuning.prefetch = skc::compact_prefetch::on;
+  ok.tuning.specialized_shape = 1;
+  ok.tuning.specialized_from_bytes = 0;
+  ok.tuning.first_delay_ns = 0u;
   EXPECT_NO_THROW((void)skc::compact_workspace_bytes(1000, 4, ok));
 }
 

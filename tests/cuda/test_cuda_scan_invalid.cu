@@ -94,17 +94,17 @@ TEST(CudaScanPathsApi, InvalidOverridesThrow) {
     edit(cfg);
     EXPECT_THROW((void)skc::scan_workspace_bytes(1000, 4, cfg), sk::invalid_argument);
   };
-  throws([](skc::scan_config& c) { c.path = static_cast<scan_path>(99); });
-  throws([](skc::scan_config& c) { c.blocked_from_items = -1; });
-  throws([](skc::scan_config& c) { c.specialized_from_items = -5; });
-  throws([](skc::scan_config& c) { c.first_delay_ns = 2000000u; });
-  throws([](skc::scan_config& c) { c.one_tile_per_sm_up_to_threads = 2048; });
-  throws([](skc::scan_config& c) { c.one_tile_per_sm_up_to_threads = -1; });
-  throws([](skc::scan_config& c) { c.load_window_tiles = -1; });
+  throws([](skc::scan_config& c) { c.tuning.path = static_cast<scan_path>(99); });
+  throws([](skc::scan_config& c) { c.tuning.blocked_from_items = -1; });
+  throws([](skc::scan_config& c) { c.tuning.specialized_from_items = -5; });
+  throws([](skc::scan_config& c) { c.tuning.first_delay_ns = 2000000u; });
+  throws([](skc::scan_config& c) { c.tuning.one_tile_per_sm_up_to_threads = 2048; });
+  throws([](skc::scan_config& c) { c.tuning.one_tile_per_sm_up_to_threads = -1; });
+  throws([](skc::scan_config& c) { c.tuning.load_window_tiles = -1; });
   skc::scan_config ok;
-  ok.path = scan_path::windowed;
-  ok.load_window_tiles = 0;
-  ok.first_delay_ns = 0u;
+  ok.tuning.path = scan_path::windowed;
+  ok.tuning.load_window_tiles = 0;
+  ok.tuning.first_delay_ns = 0u;
   EXPECT_NO_THROW((void)skc::scan_workspace_bytes(1000, 4, ok));
 }
 

@@ -52,14 +52,14 @@ class CudaScanPaths : public sk::test::cuda_scan_fixture<CudaScanPaths, scan_pat
 
   template <class Op>
   std::string describe(const skc::scan_config& cfg, std::int64_t n, bool aligned) const {
-    return "forced " + std::string(skc::name(cfg.path)) + ", ran " +
+    return "forced " + std::string(skc::name(cfg.tuning.path)) + ", ran " +
            (n == 0 ? std::string("none") : dl::describe(plan<Op>(n, aligned, cfg)));
   }
 
  protected:
   skc::scan_config config(int block = 0) const {
     skc::scan_config c = base_;
-    c.path = GetParam();
+    c.tuning.path = GetParam();
     c.block_size = block;
     return c;
   }
@@ -68,8 +68,10 @@ class CudaScanPaths : public sk::test::cuda_scan_fixture<CudaScanPaths, scan_pat
   template <class Op>
   static dl::scan_plan plan(std::int64_t n, bool aligned, const skc::scan_config& cfg) {
     using T = value_t<Op>;
-    const dl::scan_call call{n, sizeof(T), aligned, cfg.block_size == 0 ? dl::default_block_size : cfg.block_size};
-    return dl::plan_scan(call, dl::device_facts<T, Op>(), cfg);
+    const dl::scan_facts& facts = dl::device_facts<T, Op>();
+    const dl::scan_request req{n, sizeof(T), aligned, cfg.block_size == 0 ? dl::default_block_size : cfg.block_size,
+                               facts.kernels, cfg.tuning};
+    return dl::plan_scan(req, *facts.device);
   }
 
   /// Items per tile of the forced path for Op's type (the striped tile's for one_launch).
@@ -133,7 +135,7 @@ TEST_P(CudaScanPaths, ForcedPathIsTaken) {
       return;
     case scan_path::windowed: {
       skc::scan_config w = cfg;
-      w.load_window_tiles = 2;
+      w.tuning.load_window_tiles = 2;
       expect_path<sk::sum<std::int32_t>>(n32, want, w);
       expect_path<sk::sum<std::int64_t>>(n64, want, w);
       return;
@@ -145,7 +147,7 @@ TEST_P(CudaScanPaths, ForcedPathIsTaken) {
       return;
     }
     case scan_path::specialized:
-      if (!dl::device_facts<std::int32_t, sk::sum<std::int32_t>>().specialized_code)
+      if (!dl::device_facts<std::int32_t, sk::sum<std::int32_t>>().kernels.specialized_code)
         GTEST_SKIP() << "the warp-specialized kernels carry no Hopper code for this device";
       expect_path<sk::sum<std::int32_t>>(n32, want, cfg);
       expect_path<sk::sum<std::int64_t>>(n64, want, cfg);
@@ -163,9 +165,9 @@ TEST_P(CudaScanPaths, TwoLevelLaunches) {
   for (bool level1 : {true, false})
     for (unsigned delay : {0u, 3000u}) {
       skc::scan_config cfg = config();
-      cfg.level1_from_aggregates = level1;
-      cfg.first_delay_ns = delay;
-      if (GetParam() == scan_path::windowed) cfg.load_window_tiles = 3;
+      cfg.tuning.level1_from_aggregates = level1;
+      cfg.tuning.first_delay_ns = delay;
+      if (GetParam() == scan_path::windowed) cfg.tuning.load_window_tiles = 3;
       sweep(sk::sum<std::int64_t>{}, sizes64, cfg);
       sweep(sk::test::affine_compose{}, sizes64, cfg);
       sweep(sk::sum<std::int32_t>{}, sizes32, cfg);
@@ -177,7 +179,7 @@ TEST_P(CudaScanPaths, TwoLevelLaunches) {
 // Small load windows (the window the tile waits for is most of the launch).
 TEST_P(CudaScanPaths, LoadWindows) {
   for (int window : {1, 2, 5}) {
-    base_.load_window_tiles = window;
+    base_.tuning.load_window_tiles = window;
     sweep_tiles(sk::sum<std::int64_t>{}, 0, 7);
     sweep_tiles(sk::test::affine_compose16{}, 0, 7);
     if (HasFailure()) return;
@@ -197,7 +199,7 @@ TEST_P(CudaScanPaths, OneTilePerSmSizes) {
   sweep(sk::test::affine_compose{}, sizes64, config());
   sweep(sk::sum<std::int32_t>{}, sizes32, config());
   sweep(sk::test::affine_compose16{}, sizes32, config());
-  base_.one_tile_per_sm_up_to_threads = 512;  // a limit below the tuned 768
+  base_.tuning.one_tile_per_sm_up_to_threads = 512;  // a limit below the tuned 768
   sweep(sk::sum<std::int64_t>{}, sizes64, config());
 }
 
@@ -210,7 +212,7 @@ TEST(CudaScanPathsApi, PathNamesRoundTrip) {
 }
 
 // The plan of the tuned defaults: small inputs take one launch, the tuning's named fields are
-// printed. No GPU needed (the description assumes an H100 without one).
+// printed. No GPU needed (the description assumes a compute capability 9.0 device without one).
 TEST(CudaScanPathsApi, DescriptionsNameThePlan) {
   const std::string d = skc::scan_tuning_description(4);
   EXPECT_NE(d.find("blocked_from_items="), std::string::npos) << d;
@@ -218,10 +220,10 @@ TEST(CudaScanPathsApi, DescriptionsNameThePlan) {
   EXPECT_EQ(skc::scan_path_description(1000, 4, true).rfind("one-launch", 0), 0u);
   EXPECT_EQ(skc::scan_path_description(1000, 4, false).rfind("one-launch", 0), 0u);
   skc::scan_config striped;
-  striped.path = scan_path::striped;
+  striped.tuning.path = scan_path::striped;
   EXPECT_EQ(skc::scan_path_description(1000, 8, true, striped).rfind("striped", 0), 0u);
   skc::scan_config blocked;
-  blocked.path = scan_path::blocked;
+  blocked.tuning.path = scan_path::blocked;
   EXPECT_EQ(skc::scan_path_description(100000, 8, true, blocked).rfind("blocked", 0), 0u);
   EXPECT_EQ(skc::scan_path_description(100000, 12, true, blocked).rfind("blocked", 0), std::string::npos)
       << "12-byte items have no 16-byte vectors: blocked falls back";

@@ -41,6 +41,7 @@
 #include <span>
 #include <string_view>
 
+#include "scankit/cuda/detail/compact/tuning_override.hpp"
 #include "scankit/cuda/scan.hpp"
 #include "scankit/error.hpp"
 #include "scankit/predicates.hpp"
@@ -70,7 +71,7 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 }
 
 /// Tile of single-pass. automatic picks one by item size, input size, selector, outputs and
-/// device (plan_compact, H100 measurements in docs/ALGORITHMS.md); the others force one. A forced
+/// device (plan_compact); the others force one. A forced
 /// tile that does not apply to a call runs what automatic would pick for it.
 /// - small: 4 16-byte vectors per thread (4,096 items of 4 bytes at 256 threads); automatic takes
 ///   it below 32 MiB of input (more, shorter tiles: more parallelism for a short input).
@@ -85,8 +86,8 @@ inline std::optional<compact_algorithm> parse_compact_algorithm(std::string_view
 ///   16-byte-aligned input and output, more than one tile, and kernel code with Hopper's bulk
 ///   copies (sm_90 or later code on a device of compute capability 9.0 or later). automatic
 ///   takes it from 32 MiB of input where it applies, before the segmented tile's thresholds,
-///   except for flags (select_flagged), where it is taken only when forced or asked for by
-///   specialized_from_bytes.
+///   except for flags (select_flagged), where it is taken from its own threshold
+///   (compact/tuning.cuh) or when forced.
 enum class compact_tile { automatic, small, medium, segmented, specialized };
 
 inline constexpr compact_tile all_compact_tiles[] = {compact_tile::automatic, compact_tile::small,
@@ -104,43 +105,18 @@ constexpr std::string_view name(compact_tile t) {
   return "?";
 }
 
-/// single-pass's guess prefetch: thread 0 of each block asks L2 for tile blockIdx.x (the id the
-/// tile counter most likely hands it) before the id comes back. A hint only, so forcing it is
-/// always correct; it does something only in code built for sm_90 or later. automatic: the
-/// small, medium and segmented tiles prefetch for 4-byte items selected by a predicate or as run
-/// starts (the segmented tile for 8-byte ones too) from 512 MiB of input.
-enum class compact_prefetch { automatic, on, off };
-
-inline constexpr compact_prefetch all_compact_prefetches[] = {compact_prefetch::automatic, compact_prefetch::on,
-                                                              compact_prefetch::off};
-
-constexpr std::string_view name(compact_prefetch p) {
-  switch (p) {
-    case compact_prefetch::automatic: return "auto";
-    case compact_prefetch::on: return "on";
-    case compact_prefetch::off: return "off";
-  }
-  return "?";
-}
-
 /// Which algorithm a compaction uses. block_size 0: the default (256); otherwise a power of
-/// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's). The other
-/// fields belong to single-pass; unset optionals keep the tuning. Out-of-range values throw
-/// invalid_argument (from compact_workspace_bytes and every compaction).
+/// two in [64, 256]. `scan` is the scan scan-scatter runs (any of the foundation's). `tile`
+/// belongs to single-pass. Out-of-range values throw invalid_argument (from
+/// compact_workspace_bytes and every compaction).
 struct compact_config {
   compact_algorithm algorithm = compact_algorithm::single_pass;
   int block_size = 0;
   scan_config scan{};
   compact_tile tile = compact_tile::automatic;
-  compact_prefetch prefetch = compact_prefetch::automatic;
-  /// The warp-specialized tile's shape: 0 the tuned one (256 rows x 13 vectors x 2 buffers),
-  /// 1 the alternative (256 x 11 x 2).
-  int specialized_shape = 0;
-  /// automatic: inputs of at least this many bytes take the warp-specialized tile where it
-  /// applies (>= 0).
-  std::optional<std::int64_t> specialized_from_bytes{};
-  /// Segmented tile: sleep before the first look-back read, in ns ([0, 1,000,000]; tuned: 0).
-  std::optional<unsigned> first_delay_ns{};
+  /// single-pass's internals (prefetch, warp-specialized shape, thresholds), for tests and
+  /// tuning runs; the default leaves the tuning alone.
+  detail::compact_tuning_override tuning{};
 };
 
 /// Bytes of device workspace a compaction of n items of `item_bytes` bytes needs (for

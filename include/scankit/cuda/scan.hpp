@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "scankit/cuda/detail/scan/tuning_override.hpp"
 #include "scankit/error.hpp"
 #include "scankit/ops.hpp"
 
@@ -60,97 +61,26 @@ inline std::optional<scan_algorithm> parse_scan_algorithm(std::string_view s) {
 
 inline constexpr scan_algorithm default_scan_algorithm = scan_algorithm::decoupled_lookback;
 
-/// The paths of decoupled-lookback (the default scan). `automatic` picks one by item size, input
-/// size, pointer alignment and device (plan_scan); the others force one, for tests and tuning
-/// runs. A forced path that does not apply to a call runs what `automatic` would pick for it
-/// (as compact_tile does); scan_path_description() says which path a call takes.
-enum class scan_path {
-  automatic,
-  /// One block scans the whole input, tile after tile (any n). 4- and 8-byte items with
-  /// 16-byte-aligned pointers and the tuned block take one block of 1,024 threads x 1-2 vectors
-  /// up to 2,048 vectors.
-  one_launch,
-  /// The striped register tile with the look-back (any item size and alignment).
-  striped,
-  /// The blocked shared-memory tile with the look-back, at the configured block size, without
-  /// the load window or wider blocks. Needs 16-byte vectors of items (1, 2, 4, 8 or 16 bytes)
-  /// and 16-byte-aligned pointers.
-  blocked,
-  /// The blocked tile in blocks of the fewest whole warps (at least the tuned 256 threads, at
-  /// most one_tile_per_sm_up_to_threads, or 1,024 where the tuning has no limit) that make at
-  /// most one tile per SM. As blocked, and the tuned block size only.
-  one_tile_per_sm,
-  /// The blocked tile with the load window: tile t loads once t - W + 1 tiles have loaded
-  /// (W = load_window_tiles, or the tuned window, or 256 where the tuning has none). As blocked,
-  /// and the tuned block size only.
-  windowed,
-  /// The warp-specialized persistent tile (producer warps bulk-copy tiles into shared memory,
-  /// consumer warps look back and scan). Needs 4- or 8-byte items, 16-byte-aligned pointers,
-  /// the tuned block size, more than one tile, and kernel code with Hopper's bulk copies
-  /// (sm_90 or later code on a device of compute capability 9.0 or later).
-  specialized,
-};
-
-inline constexpr std::array all_scan_paths{scan_path::automatic, scan_path::one_launch, scan_path::striped,
-                                           scan_path::blocked,   scan_path::one_tile_per_sm,
-                                           scan_path::windowed,  scan_path::specialized};
-
-constexpr std::string_view name(scan_path p) {
-  switch (p) {
-    case scan_path::automatic: return "auto";
-    case scan_path::one_launch: return "one-launch";
-    case scan_path::striped: return "striped";
-    case scan_path::blocked: return "blocked";
-    case scan_path::one_tile_per_sm: return "one-tile-per-sm";
-    case scan_path::windowed: return "windowed";
-    case scan_path::specialized: return "specialized";
-  }
-  return "?";
-}
-
-inline std::optional<scan_path> parse_scan_path(std::string_view s) {
-  for (auto p : all_scan_paths)
-    if (name(p) == s) return p;
-  return std::nullopt;
-}
-
 /// Which algorithm and block size a scan uses. block_size 0 picks the algorithm's tuned
 /// default; otherwise it must be a power of two in [32, 1024] (a multiple of 32 for the
 /// algorithms that do not need a power of two). Asking for the tuned size itself (256 for
 /// decoupled-lookback) is the same as 0: the algorithm may then pick other shapes by input
 /// size (decoupled-lookback's one-launch, one-tile-per-SM and warp-specialized tiles).
-///
-/// The remaining fields belong to decoupled-lookback and leave its tuning alone when unset
-/// (std::nullopt); the tuned values are printed by scan_tuning_description(). Out-of-range
-/// values throw invalid_argument (from scan_workspace_bytes and scan).
+/// Out-of-range values throw invalid_argument (from scan_workspace_bytes and scan).
 struct scan_config {
   scan_algorithm algorithm = default_scan_algorithm;
   int block_size = 0;
-  scan_path path = scan_path::automatic;
-  /// automatic: inputs of at least this many items take the blocked tile (>= 0).
-  std::optional<std::int64_t> blocked_from_items{};
-  /// automatic: inputs of at least this many items take the warp-specialized tile where it
-  /// applies (>= 0).
-  std::optional<std::int64_t> specialized_from_items{};
-  /// Blocked tile: sleep before the first look-back read, in ns ([0, 1,000,000]; 0: none).
-  std::optional<unsigned> first_delay_ns{};
-  /// Blocked tile, tuned block size: widest block (threads, [0, 1024]; 0: off) that may make
-  /// one tile per SM where the tuned block would make more tiles than SMs.
-  std::optional<int> one_tile_per_sm_up_to_threads{};
-  /// Blocked tile, tuned block size: launches of more tiles than this keep at most this many
-  /// tiles' loads in flight (>= 0; 0: off).
-  std::optional<int> load_window_tiles{};
-  /// Blocked tile, launches of two tree levels and at most 160 tiles (128 for items over 8
-  /// bytes): read level 1 of the look-back from the aggregates (true) or wait for its entries.
-  bool level1_from_aggregates = true;
+  /// decoupled-lookback's internals (forced path, thresholds), for tests and tuning runs; the
+  /// default leaves the tuning alone.
+  detail::scan_tuning_override tuning{};
 };
 
 /// Bytes of device workspace a scan of n items of `item_bytes` bytes needs with `cfg`.
 /// Throws invalid_argument for a bad n or block size.
 std::size_t scan_workspace_bytes(std::int64_t n, std::size_t item_bytes, const scan_config& cfg = {});
 
-/// How decoupled-lookback is tuned for items of `item_bytes` bytes on the current device (an
-/// H100-like sm_90 device with 132 SMs where there is none): the tuning table's fields by name,
+/// How decoupled-lookback is tuned for items of `item_bytes` bytes on the current device (a
+/// compute capability 9.0 device with 132 SMs where there is none): the tuning table's fields by name,
 /// and the path (plan_scan) that 16-byte-aligned inputs of a range of sizes take with `cfg`.
 /// Printed by `scankit bench scan`.
 std::string scan_tuning_description(std::size_t item_bytes, const scan_config& cfg = {});

@@ -1,8 +1,10 @@
-// The single-pass compaction's host side: workspace, config checks, the device facts the
-// dispatch needs, and the launchers that run plan_compact's plan.
+// The single-pass compaction's host side: workspace, config checks, the kernel facts the plan
+// needs, and the launchers that run plan_compact's plan.
 #pragma once
 
-#include "scankit/cuda/detail/compact/dispatch.cuh"
+#include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/compact/plan.cuh"
+#include "scankit/cuda/detail/compact/select.cuh"
 #include "scankit/cuda/detail/compact/segmented.cuh"
 #include "scankit/cuda/detail/compact/specialized.cuh"
 #include "scankit/cuda/detail/compact/tile.cuh"
@@ -28,17 +30,15 @@ void allow_shared_memory(Kernel k, std::size_t bytes) {
 }
 
 /// Whether the guess prefetch (compact_prefetch) pays for a selector: 4-byte items selected by a
-/// predicate or as run starts. The medium tile loses 2% with it for uint64 items, select_flagged
-/// (whose flags it does not fetch) 0.7%.
+/// predicate or as run starts (not 8-byte items, nor select_flagged, whose flags it does not
+/// fetch).
 template <class Sel>
 inline constexpr bool guess_prefetch_pays = false;
 template <class T, class P, bool Keep>
 inline constexpr bool guess_prefetch_pays<pred_selector<T, P, Keep>> = sizeof(T) == 4;
 template <class T, class E>
 inline constexpr bool guess_prefetch_pays<run_start_selector<T, E>> = sizeof(T) == 4;
-/// The segmented tile prefetches for 8-byte items too (uint64 at 2^27 against CUB, without ->
-/// with: select_if 50% 0.95-0.96 -> 1.00x, 99% 1.01 -> 1.05x, partition 0.98 -> 1.04-1.05x,
-/// unique 0.94 -> 0.96x, double 0.95-0.96 -> 1.00-1.01x; 1% selected loses, 0.94-0.95 -> 0.91x).
+/// The segmented tile prefetches for 8-byte items too (where it pays: docs/TUNING.md).
 template <class Sel>
 inline constexpr bool segmented_prefetch_pays = guess_prefetch_pays<Sel>;
 template <class T, class P, bool Keep>
@@ -61,7 +61,7 @@ void launch(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
   constexpr int V = tile::vector_items<T>();
   const std::int64_t tile_items = static_cast<std::int64_t>(R) * block * V;
   const std::int64_t tiles = ceil_div(n, tile_items);
-  if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+  check_launch_tiles(tiles, "scankit::cuda compaction");
   // The tile counter and the tree levels, carved contiguously and cleared by one kernel.
   dl::tree<count_t> tr;
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
@@ -85,12 +85,12 @@ void launch_segmented(const typename Sel::item_type* in, std::int64_t n, const S
     namespace dl = lookback;
     constexpr int KV = segmented_vectors_per_thread;
     const std::int64_t tiles = ceil_div(n, std::int64_t{KV} * block * tile::vector_items<T>());
-    if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+    check_launch_tiles(tiles, "scankit::cuda compaction");
     dl::tree<count_t> tr;
     unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
     const std::size_t smem = segmented_smem_bytes<KV>(block);
     // Four blocks per SM (64 registers) for predicates; flags and run starts keep more per
-    // lane (flag words, the previous vector) and spill 48-228 bytes there, so they get 3.
+    // lane (flag words, the previous vector) and would spill there, so they get 3.
     constexpr int min_blocks = has_flag_words<Sel> || Sel::needs_prev ? 3 : 4;
     auto kernel = segmented_kernel<KV, min_blocks, Sel>;
     allow_shared_memory(kernel, smem);
@@ -114,7 +114,7 @@ bool launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n,
   namespace dl = lookback;
   constexpr int B = sh.consumers, KV = sh.vectors_per_thread, S = sh.stages;
   const std::int64_t tiles = ceil_div(n, std::int64_t{B} * KV * tile::vector_items<T>());
-  if (tiles > 0x7fffffff) throw invalid_argument("scankit::cuda compaction: too many tiles for one launch");
+  check_launch_tiles(tiles, "scankit::cuda compaction");
   if (dl::levels_for(tiles) > counts_tree::max_levels) return false;
   constexpr int threads = B + 32 * specialized_lookback_warps + 32 * sh.count_warps;
   auto kernel = specialized_kernel_of<sh, Sel>();
@@ -124,7 +124,7 @@ bool launch_specialized_shape(const typename Sel::item_type* in, std::int64_t n,
   int per_sm = 0;
   SCANKIT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
   if (per_sm == 0) return false;
-  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * device_sm_count());
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t{per_sm} * current_device_info().sm_count);
   dl::tree<count_t> tr;
   unsigned long long* counter = dl::carve_tree(tr, tiles, ws, s);
   launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), threads, smem, s, in, n, tiles,
@@ -146,28 +146,34 @@ bool launch_specialized(const typename Sel::item_type* in, std::int64_t n, const
   }
 }
 
-/// The device facts plan_compact needs for selector Sel with shape `shape`, looked up once per
-/// host thread and device.
+/// What plan_compact needs to know on the current device: its description and what the
+/// warp-specialized kernels of selector Sel (either shape) can do there.
+struct compact_facts {
+  const device_info* device = nullptr;
+  compact_kernels kernels[2];
+};
+
+/// The facts of Sel on the current device, looked up once per host thread and device.
 template <class Sel>
-compact_device device_facts(int shape) {
+const compact_facts& device_facts() {
   struct cached {
     int device = -1;
-    compact_device facts[2];
+    compact_facts facts;
   };
   thread_local cached c;
   const int dev = current_device();
   if (c.device != dev) {
-    compact_device f;
-    f.arch = 10 * device_attribute(cudaDevAttrComputeCapabilityMajor) + device_attribute(cudaDevAttrComputeCapabilityMinor);
-    c.facts[0] = c.facts[1] = f;
+    compact_facts f;
+    f.device = &current_device_info();
     if constexpr (vector_tiles_apply<Sel>) {
       constexpr auto shapes = specialized_shapes<sizeof(typename Sel::item_type)>();
-      c.facts[0].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[0], Sel>());
-      c.facts[1].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[1], Sel>());
+      f.kernels[0].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[0], Sel>());
+      f.kernels[1].specialized_code = kernel_has_hopper_code(specialized_kernel_of<shapes[1], Sel>());
     }
+    c.facts = f;
     c.device = dev;
   }
-  return c.facts[shape];
+  return c.facts;
 }
 
 template <class Sel>
@@ -175,7 +181,8 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
          const outputs<typename Sel::item_type>& out, arena& ws, int block, const compact_config& cfg, cudaStream_t s) {
   using T = typename Sel::item_type;
   constexpr int R = vectors_per_thread<T>();
-  const compact_call call{.n = n,
+  const compact_facts& facts = device_facts<Sel>();
+  compact_request req{.n = n,
                           .item_bytes = sizeof(T),
                           .reads_items = Sel::reads_items,
                           .flag_words = has_flag_words<Sel>,
@@ -184,19 +191,19 @@ void run(const typename Sel::item_type* in, std::int64_t n, const Sel& sel,
                           .aligned = out.items != nullptr && tile::vector_aligned(in, out.items),
                           .block = block,
                           .prefetch_pays = guess_prefetch_pays<Sel>,
-                          .segmented_prefetch_pays = segmented_prefetch_pays<Sel>};
-  compact_device dev = device_facts<Sel>(cfg.specialized_shape);
-  compact_plan p = plan_compact(call, dev, cfg);
+                          .segmented_prefetch_pays = segmented_prefetch_pays<Sel>,
+                          .tile = cfg.tile,
+                          .kernels = facts.kernels[cfg.tuning.specialized_shape],
+                          .tuning = cfg.tuning};
+  compact_plan p = plan_compact(req, *facts.device);
   if (p.tile == compact_tile::specialized) {
     if (launch_specialized(in, n, sel, out, ws, p, s)) return;
-    dev.specialized_fits = false;
-    p = plan_compact(call, dev, cfg);
+    req.kernels.specialized_fits = false;
+    p = plan_compact(req, *facts.device);
   }
   switch (p.tile) {
     case compact_tile::segmented: return launch_segmented(in, n, sel, out, ws, block, p, s);
     case compact_tile::small: return launch<(R > 1 ? R / 2 : 1), 4>(in, n, sel, out, ws, block, p.prefetch, s);
-    // (384 threads x 4 vectors at 3 blocks per SM, CUB's 36 warps, is slower on the H100:
-    // 0.75/0.85/0.93x CUB at 1/50/99% against 0.83/0.88/1.02x.)
     default: return launch<R, 3>(in, n, sel, out, ws, block, p.prefetch, s);
   }
 }

@@ -45,14 +45,10 @@ __device__ __forceinline__ int popcount(M m) {
 /// data. Deadlock freedom as in the scan: every role handles a block's tiles in the order the
 /// block took their ids, and no count waits for a look-back.
 /// What limits it: a block's two buffers each go round load, count, look-back and write, so
-/// the time a buffer spends there sets the speed (2^28 uint32 select_if at 1/50/99% selected
-/// against CUB on the H100): whole tiles are counted without a bounds test and a branch per item
-/// (those cost 1.7x), every row unrolled. Upper tree entries completed by atomic adds (the
-/// counts tree) take a buffer round in 8.0 us at 1% selected and 10.4 us at half; with entries
-/// published by other tiles' look-backs it takes 12.2 us, 4.8 us of it waiting after the
-/// tile's last predecessor has published. Four counting warps over 256 x 13 rows: 1.31/1.23/
-/// 1.20x CUB (1.26x at 2^30, half selected; one counting warp 1.23/1.20/1.19x, its count taking
-/// 2.1 us against 0.8 us).
+/// the time a buffer spends there sets the speed: whole tiles are counted without a bounds test
+/// and a branch per item, every row unrolled; upper tree entries are completed by atomic adds
+/// (the counts tree), so a look-back does not wait for other tiles' look-backs; four counting
+/// warps shorten the count.
 /// select_flagged: the producer reads each row's flags from global memory (one word per
 /// vector where the flags are aligned, L2-prefetched when the tile's load is issued), counts
 /// them and leaves the row's mask in shared memory (row_mask) for its consumer, so the flags are
@@ -91,7 +87,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
   static_assert(CountWarps >= 1 && consumer_warps % CountWarps == 0);
   using mask_t = std::conditional_t<(K > 32), unsigned long long, unsigned>;
   constexpr bool flags_sel = has_flag_words<Sel>;
-  // 128-byte aligned, as the scan's (its int32 tile ran 15% slower with only 16).
+  // 128-byte aligned, as the scan's (faster than 16: docs/TUNING.md).
   extern __shared__ __align__(128) uint4 buffers[];
   // loaded: the bulk copy landed; ready: counts and row prefixes written, tile id set;
   // prefixed: the tile's prefix found; written: every consumer is done with the buffer.
@@ -166,7 +162,7 @@ __global__ void __launch_bounds__(Consumers + 32 * specialized_lookback_warps + 
         // Selected items per row (lane l of counting warp p counts rows 32 i + l for the
         // row groups i of the warp), then the rows' exclusive prefixes in order, 32 rows per
         // warp scan. Whole tiles count from shared memory without bounds tests (every tile
-        // waits for this count: a bounds test and a branch per item cost 1.7x at 1% selected),
+        // waits for this count, and a bounds test and a branch per item would lengthen it),
         // all rows unrolled so their loads and scans overlap;
         // the partial tile counts from global memory.
         const T* tile_data = reinterpret_cast<const T*>(buffer(s));

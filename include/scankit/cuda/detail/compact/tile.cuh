@@ -113,9 +113,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
 #pragma unroll
   for (int r = 0; r < R; ++r) cnt[r] = __popcll(static_cast<unsigned long long>((mask >> (r * V)) & vmask));
   // The block scan rakes through shared memory (tile::raking_scan_tile): one warp scan per
-  // tile instead of one per vector: on the H100 select_if runs at 0.94/0.98/1.06x CUB at
-  // 1/50/99% selected against 0.84/0.88/1.03x, unique at 1.06x against 0.85x. Its buffer
-  // lies after the staging areas, so staging needs no extra barrier.
+  // tile instead of one per vector. Its buffer lies after the staging areas, so staging needs
+  // no extra barrier.
   int* rake = reinterpret_cast<int*>(
       stage_raw + stage_bytes<T>(tile_items, out.items != nullptr && Sel::reads_items, out.indices != nullptr));
   const int selected = tile::raking_scan_tile(cnt, pre, sum<int>{}, rake, warp_sums);
@@ -128,10 +127,9 @@ __global__ void __launch_bounds__(256, MinBlocks)
   T* stage_items = reinterpret_cast<T*>(stage_raw);
   unsigned* stage_pos = reinterpret_cast<unsigned*>(
       stage_raw + (out.items ? align_up(static_cast<std::size_t>(tile_items) * sizeof(T) + 16, 16) : 0));
-  // (One kernel serves every layout: a second one for plain selects, without this loop's
-  // run-time branches for partitions and indices, issues 192 M warp instructions against
-  // 346 M at 2^28 uint32 and half selected, yet runs 1-3% slower, and unique 11% slower. The
-  // kernel waits on memory and on the look-back, not on instruction issue.)
+  // (One kernel serves every layout: it waits on memory and on the look-back, not on
+  // instruction issue, and a second kernel without the run-time branches for partitions and
+  // indices did not run faster: docs/TUNING.md.)
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const unsigned mine = static_cast<unsigned>((mask >> (r * V)) & vmask);  // V <= 16 bits

@@ -3,10 +3,9 @@
 // with an atomic add, so an upper entry is complete as soon as its last tile's count lands,
 // without waiting for any tile's look-back to publish it. A tile's prefix is, for each level, the
 // sum of the entries before it in its own aligned run of 32: it waits only for recent counts,
-// never for a chain of prefixes. (The classic scheme, one status word per tile summed back to
-// the nearest inclusive prefix, runs at 58% of a copy on the H100: with ~400 tiles resident the
-// nearest prefix is usually hundreds of tiles back.) Counts are integers, so the result is exact
-// and deterministic.
+// never for a chain of prefixes. (In the classic scheme, one status word per tile summed back to
+// the nearest inclusive prefix, with hundreds of tiles resident the nearest prefix is usually
+// hundreds of tiles back.) Counts are integers, so the result is exact and deterministic.
 #pragma once
 
 #include "scankit/cuda/detail/lookback/status_tree.cuh"
@@ -15,9 +14,7 @@
 namespace scankit::cuda::detail::lookback {
 
 using count_t = unsigned long long;
-/// Sleep between polls of a predecessor's entry. H100, 2^28 uint32: 32 ns is best; 128 ns ties,
-/// 512 ns loses 6% at 1% selected, and sleeping 500-1000 ns before the first poll (as CUB does)
-/// loses 2-6%.
+/// Sleep between polls of a predecessor's entry (no sleep before the first poll).
 inline constexpr unsigned counts_backoff_ns = 32;
 
 /// The tree of counts: one 64-bit word per entry, the count in the low `value_bits` bits and,
@@ -25,10 +22,8 @@ inline constexpr unsigned counts_backoff_ns = 32;
 /// itself to its entry at every level above with a fire-and-forget atomic (red.add), so an
 /// upper entry is complete the moment its last tile's count lands: nobody has to look back
 /// first and publish it. (The scan's scheme, where the last tile of a run publishes the run's
-/// sum one level up after seeing the run complete, leaves each look-back waiting 4.8 us on
-/// average after its last predecessor has published, at 2^28 uint32 half selected: two or
-/// three more polling round trips per level.) Counts are integers, so adding them in any order
-/// is exact.
+/// sum one level up after seeing the run complete, costs each look-back more polling round
+/// trips per level.) Counts are integers, so adding them in any order is exact.
 namespace counts_tree {
 inline constexpr int value_bits = 40;  // counts of up to 2^40 items per entry
 inline constexpr int max_levels = 5;   // level k needs 5k + 1 bits of arrivals; 24 are left

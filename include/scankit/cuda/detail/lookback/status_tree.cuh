@@ -45,8 +45,7 @@ __device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned lo
 /// has its bit, so it can never see a value without its flag, or half of a value. The words
 /// are read with independent loads that are in flight together: one memory round trip for
 /// any item size. (Value then flag with release/acquire would take two dependent round trips;
-/// under full memory load a round trip costs about as much as loading a tile: int64 / double
-/// scans ran at 0.73x CUB that way.)
+/// under full memory load a round trip costs about as much as loading a tile.)
 template <class T>
 struct level_status {
   static constexpr int W = static_cast<int>((sizeof(T) + 3) / 4);

@@ -2,9 +2,10 @@
 // has one entry per tile, level k + 1 one entry per aligned run of 32 level-k entries.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
-#include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/math.hpp"
 
 namespace scankit::cuda::detail::lookback {
 
@@ -16,9 +17,9 @@ inline int levels_for(std::int64_t tiles) {
 }
 
 /// Look-back launches of at most this many tiles (two levels) may read level 1 from the
-/// aggregates (runs_before): int64 / double +5-10% at 48-128 tiles, -5% at 256 (every polling
-/// tile then re-reads up to 7 entries per lane). 160 covers the one-tile-per-SM launches of an
-/// H100 (132 tiles); bigger items keep 128, whose blocked kernel spills with a fifth run.
+/// aggregates (runs_before): beyond it every polling tile re-reads up to 7 entries per lane.
+/// 160 covers a one-tile-per-SM launch of up to 160 SMs; bigger items keep 128, whose blocked
+/// kernel spills with a fifth run.
 constexpr std::int64_t runs_before_max_tiles(std::size_t item_bytes) { return item_bytes <= 8 ? 160 : 128; }
 
 /// Entries of level k for `tiles` tiles.

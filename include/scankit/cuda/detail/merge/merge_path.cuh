@@ -164,9 +164,8 @@ __global__ void merge_partition_kernel(const K* keys, run_groups groups, std::in
   splits[k] = merge_path_split(keys + s, m - s, keys + m, e - m, x - s, less);
 }
 
-// At least 12 blocks per SM (at most 40 registers): 2^28 uint32 keys of two runs merged into a
-// split output in 1.28 ms with that bound and 1.37 ms without it (64 registers, 8 blocks), and
-// the key-value merge in 2.04 against 2.93 ms (H100).
+// At least 12 blocks per SM (at most 40 registers): both merges run faster so than at 8 blocks
+// with 64 registers (docs/TUNING.md).
 inline constexpr int merge_min_blocks = 12;
 
 template <class K, class V, class KOut, class VOut, class Less>
@@ -252,7 +251,7 @@ void merge_pass(const K* keys_in, const V* values_in, KOut keys_out, VOut values
                 std::int64_t* d_splits, cudaStream_t stream) {
   if (n <= 0) return;
   const std::int64_t tiles = merge_tiles(n);
-  if (tiles > 0x7fffffff) throw scankit::invalid_argument("scankit: a merge of more than 2^31 tiles");
+  check_launch_tiles(tiles, "scankit merge");
   const run_groups groups{d_run_offsets, runs, width};
   merge_partition_kernel<<<static_cast<unsigned>(ceil_div(tiles + 1, 256)), 256, 0, stream>>>(keys_in, groups, n, tiles, less,
                                                                                               d_splits);

@@ -2,7 +2,7 @@
 // (mbarrier) that signal their completion, as thin wrappers over PTX. Only compute capability
 // 9.0 and later has them: elsewhere these compile to nothing, and the host code that launches
 // a kernel using them must check that the kernel's code has them (kernel_has_hopper_code,
-// common.cuh): a compute_80 PTX build JIT-compiled for an H100 has none.
+// device.cuh): a compute_80 PTX build JIT-compiled for an sm_90 device has none.
 //
 // The protocol the wrappers serve (the warp-specialized kernels of scan/specialized.cuh and
 // compact/specialized.cuh):

@@ -7,46 +7,35 @@
 // publishes the tile's aggregate and looks back over its predecessors' published values, a
 // warp at a time, for the combination of everything before it.
 //
-// This file holds the host side: workspace, config checks, the device facts the dispatch needs,
+// This file holds the host side: workspace, config checks, the kernel facts the plan needs,
 // and the launchers that run plan_scan's plan. The tree and the look-back over it:
 // lookback/status_tree.cuh. The paths and their tiles: scan/striped.cuh, scan/blocked.cuh,
 // scan/specialized.cuh (and the one-launch path, tile_scan.cuh's single_block_scan_kernel).
-// Which one runs: scan/dispatch.cuh, with the tuning of scan/tuning.cuh.
+// Which one runs: scan/plan.cuh, with the tuning of scan/tuning.cuh.
 #pragma once
 
+#include "scankit/cuda/detail/launch_checks.hpp"
 #include "scankit/cuda/detail/scan/blocked.cuh"
-#include "scankit/cuda/detail/scan/dispatch.cuh"
+#include "scankit/cuda/detail/scan/plan.cuh"
 #include "scankit/cuda/detail/scan/specialized.cuh"
 #include "scankit/cuda/detail/scan/striped.cuh"
+#include "scankit/cuda/scan.hpp"
 
 namespace scankit::cuda::detail::decoupled_lookback {
 
 using namespace lookback;
 
-inline std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, int block_size) {
-  // Tile size depends on the item size only through the vector width; bound it from below
-  // by 4 items per thread (the smallest tile any item size gets), which overestimates tiles.
-  const std::int64_t min_tile = static_cast<std::int64_t>(block_size) * 4;
-  const std::int64_t tiles = ceil_div(n, min_tile);
-  const std::size_t entry = 8 * ((item_bytes + 3) / 4);  // level_status: one word per 4 bytes
-  std::size_t bytes = align_up(16);  // the tile counter and tree::landed
-  const int levels = levels_for(tiles);
-  for (int k = 0; k < levels; ++k)
-    bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry) +
-             2 * workspace_alignment;
-  return bytes;
-}
-
-/// Checks decoupled-lookback's fields of `cfg` (scan_config's ranges).
+/// Checks the ranges of `cfg`'s decoupled-lookback override (scan_tuning_override).
 inline void check_config(const scan_config& cfg) {
   auto bad = [](const std::string& what) { throw invalid_argument("scankit::cuda::scan_config: " + what); };
-  if (std::find(all_scan_paths.begin(), all_scan_paths.end(), cfg.path) == all_scan_paths.end()) bad("unknown scan path");
-  if (cfg.blocked_from_items.value_or(0) < 0) bad("blocked_from_items is negative");
-  if (cfg.specialized_from_items.value_or(0) < 0) bad("specialized_from_items is negative");
-  if (cfg.first_delay_ns.value_or(0) > 1000000u) bad("first_delay_ns is over 1,000,000");
-  const int limit = cfg.one_tile_per_sm_up_to_threads.value_or(0);
+  const scan_tuning_override& o = cfg.tuning;
+  if (std::find(all_scan_paths.begin(), all_scan_paths.end(), o.path) == all_scan_paths.end()) bad("unknown scan path");
+  if (o.blocked_from_items.value_or(0) < 0) bad("blocked_from_items is negative");
+  if (o.specialized_from_items.value_or(0) < 0) bad("specialized_from_items is negative");
+  if (o.first_delay_ns.value_or(0) > 1000000u) bad("first_delay_ns is over 1,000,000");
+  const int limit = o.one_tile_per_sm_up_to_threads.value_or(0);
   if (limit < 0 || limit > 1024) bad("one_tile_per_sm_up_to_threads is outside [0, 1024]");
-  if (cfg.load_window_tiles.value_or(0) < 0) bad("load_window_tiles is negative");
+  if (o.load_window_tiles.value_or(0) < 0) bad("load_window_tiles is negative");
 }
 
 /// The blocked kernel compiled for `block` threads: the tuned block's launch bounds where it is
@@ -65,21 +54,25 @@ auto specialized_kernel_of() {
   return specialized_kernel<sh.consumers, sh.vectors_per_thread, sh.stages, sh.min_blocks_per_sm, sh.producers, T, Op>;
 }
 
-/// The device facts plan_scan needs for items of type T with operator Op, looked up once per
-/// host thread and device (the scan is called at microsecond sizes, where every driver call
-/// shows).
+/// What plan_scan needs to know on the current device: its description and what the kernels of
+/// items of type T with operator Op can do there.
+struct scan_facts {
+  const device_info* device = nullptr;
+  scan_kernels kernels;
+};
+
+/// The facts of T and Op on the current device, looked up once per host thread and device (the
+/// scan is called at microsecond sizes, where every driver call shows).
 template <class T, class Op>
-const scan_device& device_facts() {
+const scan_facts& device_facts() {
   struct cached {
     int device = -1;
-    scan_device facts;
+    scan_facts facts;
   };
   thread_local cached c;
   const int dev = current_device();
   if (c.device == dev) return c.facts;
-  scan_device f;
-  f.arch = 10 * device_attribute(cudaDevAttrComputeCapabilityMajor) + device_attribute(cudaDevAttrComputeCapabilityMinor);
-  f.sm_count = device_sm_count();
+  scan_kernels f;
   if constexpr (tile::vector_items<T>() * sizeof(T) == 16) {
     constexpr int KV = kernel_tuning<T>().blocked_vectors;
     f.blocked_max_threads = 0;
@@ -88,14 +81,14 @@ const scan_device& device_facts() {
   }
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) f.specialized_code = kernel_has_hopper_code(specialized_kernel_of<T, Op>());
   c.device = dev;
-  c.facts = f;
+  c.facts = {&current_device_info(), f};
   return c.facts;
 }
 
 /// Clears the tree for `tiles` tiles and checks the grid fits one launch.
 template <class T>
 unsigned long long* prepare_tree(tree<T>& tr, std::int64_t tiles, arena& ws, cudaStream_t s) {
-  if (tiles > 0x7fffffff) throw invalid_argument("decoupled-lookback: too many tiles for one launch");
+  check_launch_tiles(tiles, "decoupled-lookback");
   return carve_tree(tr, tiles, ws, s);
 }
 
@@ -168,7 +161,7 @@ bool launch_specialized(const T* in, T* out, std::int64_t n, Op op, scan_kind ki
   allow_dynamic_shared_memory(kernel, static_cast<std::size_t>(smem));
   const int per_sm = blocks_per_sm(kernel, threads, static_cast<std::size_t>(smem));
   if (per_sm == 0) return false;
-  const std::int64_t grid = std::min<std::int64_t>(p.tiles, std::int64_t{per_sm} * device_sm_count());
+  const std::int64_t grid = std::min<std::int64_t>(p.tiles, std::int64_t{per_sm} * current_device_info().sm_count);
   tree<T> tr;
   unsigned long long* counter = prepare_tree(tr, p.tiles, ws, s);
   launch_after("launch of specialized_kernel", kernel, static_cast<unsigned>(grid), threads, smem, s, in, out, n,
@@ -184,14 +177,14 @@ void run(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T init, T* 
     if (d_total) store_value(d_total, init, s);
     return;
   }
-  const scan_call call{n, sizeof(T), tile::vector_aligned(in, out), block};
-  scan_device dev = device_facts<T, Op>();
-  scan_plan p = plan_scan(call, dev, cfg);
+  const scan_facts& facts = device_facts<T, Op>();
+  scan_request req{n, sizeof(T), tile::vector_aligned(in, out), block, facts.kernels, cfg.tuning};
+  scan_plan p = plan_scan(req, *facts.device);
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     if (p.path == scan_path::specialized) {
       if (launch_specialized(in, out, n, op, kind, init, d_total, ws, p, s)) return;
-      dev.specialized_fits = false;
-      p = plan_scan(call, dev, cfg);
+      req.kernels.specialized_fits = false;
+      p = plan_scan(req, *facts.device);
     }
   }
   if constexpr (tile::vector_items<T>() * sizeof(T) == 16) {

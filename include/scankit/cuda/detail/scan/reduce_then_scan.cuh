@@ -8,7 +8,8 @@
 // Loads and stores are 16-byte vectors (see tile_scan.cuh).
 #pragma once
 
-#include "scankit/cuda/detail/scan/tile_scan.cuh"
+#include "scankit/cuda/detail/block/tile_scan.cuh"
+#include "scankit/cuda/detail/launch_checks.hpp"
 
 namespace scankit::cuda::detail::reduce_then_scan {
 
@@ -76,7 +77,7 @@ void run_level(const T* in, T* out, std::int64_t n, Op op, scan_kind kind, T ini
     SCANKIT_LAUNCH_CHECK("single_block_scan_kernel");
     return;
   }
-  if (tiles > 0x7fffffff) throw invalid_argument("reduce-then-scan: too many tiles for one launch");
+  check_launch_tiles(tiles, "reduce-then-scan");
   T* sums = ws.take<T>(tiles);
   reduce_tiles_kernel<R, V, Vec><<<static_cast<unsigned>(tiles), block, 0, s>>>(in, n, op, sums);
   SCANKIT_LAUNCH_CHECK("reduce_tiles_kernel");

@@ -24,11 +24,10 @@ using namespace lookback;
 ///     back for the tile's prefix (decoupled_lookback's radix-32 tree) and scan their rows in
 ///     place from it.
 /// Why: in the one-tile-per-block kernels a block loads nothing while it waits for its
-/// predecessors, so the bytes in flight drop (blocked tile: 87% of the copy at 2^28 int32,
-/// ~97% without the look-back). Here the next tiles' copies are under way while the consumers
-/// look back, and an aggregate waits only for its data, never for a look-back (publishing it
-/// from the consumers instead, after their previous look-back, chains the tiles: 40-81% of
-/// the copy).
+/// predecessors, so the bytes in flight drop. Here the next tiles' copies are under way while
+/// the consumers look back, and an aggregate waits only for its data, never for a look-back
+/// (publishing it from the consumers instead, after their previous look-back, would chain the
+/// tiles).
 /// Deadlock freedom: a block works on its tiles in the order it took their ids, so the
 /// smallest unfinished id is always the consumers' current tile of some running block, and
 /// its look-back needs only smaller ids, which are done.
@@ -51,8 +50,8 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
   constexpr int groups = consumer_warps / Producers;  // 32-row groups per producer warp
   static_assert(V * sizeof(T) == 16 && KV % 2 == 1 && Consumers % 32 == 0);
   static_assert(Producers >= 1 && consumer_warps % Producers == 0);
-  // Stages tiles of Consumers * KV vectors. 128-byte aligned: with only the 16 bytes bulk
-  // copies require, the int32 tile runs 15% slower.
+  // Stages tiles of Consumers * KV vectors. 128-byte aligned, not just the 16 bytes bulk copies
+  // require: the tile runs faster so (docs/TUNING.md).
   extern __shared__ __align__(128) uint4 buffers[];
   // loaded: the bulk copy landed; ready: row prefixes written, aggregate published, tile id set;
   // scanned: every consumer is done with the buffer (its tile scanned in place).
@@ -96,8 +95,8 @@ __global__ void __launch_bounds__(Consumers + 32 * Producers, MinBlocks)
     for (;; ++j) {
       const int s = j % Stages;
       std::int64_t t = 0;
-      // One producer has its own loop (id by shuffle, the load issued with the id): the
-      // general form below, run with one producer, is 0.4-0.9% slower for 8-byte items.
+      // One producer has its own loop (id by shuffle, the load issued with the id): faster than
+      // the general form below run with one producer (docs/TUNING.md).
       if constexpr (Producers == 1) {
         if (j >= Stages) store_scanned(j - Stages);
         if (lane == 0) t = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));

@@ -5,7 +5,7 @@
 
 #include "scankit/cuda/detail/lookback/status_tree.cuh"
 #include "scankit/cuda/detail/scan/tuning.cuh"
-#include "scankit/cuda/detail/scan/tile_scan.cuh"
+#include "scankit/cuda/detail/block/tile_scan.cuh"
 
 namespace scankit::cuda::detail::decoupled_lookback {
 

@@ -1,5 +1,6 @@
-// Tile-level building blocks shared by reduce-then-scan and decoupled-lookback: loading a tile
-// with 16-byte vector accesses, scanning it across the block, and storing it.
+// Tile-level building blocks shared by the scans (reduce-then-scan, decoupled-lookback) and the
+// single-pass compaction: loading a tile with 16-byte vector accesses, scanning it across the
+// block, and storing it.
 //
 // Tile layout. A tile is R sub-tiles; sub-tile r is a contiguous run of blockDim.x * V items,
 // and thread t owns the V consecutive items at offset t * V of every sub-tile. So each load
@@ -44,11 +45,8 @@ void dispatch_vector_path(const void* in, const void* out, F&& f) {
 /// the end become the identity, so they change nothing when combined. A partial tile is read
 /// item by item, or with PartialVectors by whole vectors where they lie inside it and item by
 /// item only in the vector that straddles its end: the one-launch path, whose only tile is
-/// usually partial (2^10-2^12 int32 items: 6.8 against 7.0 us), and the striped look-back
-/// kernel: in launches of a few tiles the partial one is on the critical path, and loading it
-/// item by item leaves int32 and float at 0.94-0.97x CUB at 2^13.9 and 2^14.5 (7.8-8.0 against
-/// 7.2 us with vectors).
-/// It costs the int32 kernel 16 more bytes of spill stores. reduce-then-scan and the compaction's
+/// usually partial, and the striped look-back kernel: in launches of a few tiles the partial one
+/// is on the critical path. reduce-then-scan and the compaction's
 /// single-pass kernel keep the item loop.
 template <int R, int V, bool Vec, bool PartialVectors = false, class T>
 __device__ __forceinline__ void load(const T* in, std::int64_t begin, std::int64_t valid,
@@ -205,8 +203,7 @@ __device__ __forceinline__ T block_exclusive_scan(T value, Op op, T* warp_sums, 
 ///   3. each thread writes the exclusive prefixes of its run back over it, and reads the
 ///      prefixes of its own vectors.
 /// Against scan_tile's RT warp scans (RT x 5 shuffle steps, the bulk of the kernel's
-/// instructions: Nsight Compute counted 2.1x CUB's instructions in the look-back scan) this
-/// costs 4 x RT shared-memory accesses, 2 x RT operator calls, one warp scan and three
+/// instructions) this costs 4 x RT shared-memory accesses, 2 x RT operator calls, one warp scan and three
 /// barriers. The order of the operands is kept, so any monoid works. `buf` holds
 /// raking_entries(RT, blockDim.x) entries, `warp_sums` 32; the caller must __syncthreads()
 /// before reusing either.
