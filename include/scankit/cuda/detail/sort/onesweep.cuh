@@ -1,6 +1,6 @@
 // onesweep (Adinets and Merrill, 2022): one kernel per 8-bit digit that ranks a tile, finds
 // the tile's global offset per digit by decoupled look-back over earlier tiles, and scatters
-// through shared memory. Host driver: run_onesweep_tile in scankit/cuda/sort.cuh.
+// through shared memory. Host driver: run_onesweep_tile in detail/sort/launch.cuh.
 #pragma once
 
 #include "scankit/cuda/detail/sort/ranking.cuh"
@@ -136,7 +136,7 @@ inline constexpr int lookback_header_words = 32;
 /// The segments of a segmented pass (one launch sorts many independent runs by one digit):
 /// each segment's tiles take consecutive tile slots, and the look-back of a tile stops at its
 /// segment's first tile, which publishes its counts as an inclusive prefix. Device arrays, per
-/// segment unless noted; built by detail/sort/segmented.cuh.
+/// segment unless noted; built by scankit/dist/detail/nccl/bucket_sort.cuh.
 struct segment_table {
   const int* tile_segment;          // per tile slot: its segment
   const std::int64_t* first_tile;   // the segment's first tile slot
