@@ -67,7 +67,7 @@ std::vector<std::int64_t> forced_path_sizes(cuda::sort_tile tile, std::size_t vb
 template <class K>
 void forced_path(cuda::sort_tile tile) {
   const cuda::sort_config cfg{.algorithm = sort_algorithm::onesweep, .tile = tile};
-  // Where a tile exists the plan must name it on a GPU with the H100's shared memory (smaller
+  // Where a tile exists the plan must name it on a GPU with 227 KiB of shared memory per block (smaller
   // ones may fall back; the results are checked either way).
   const bool roomy = cuda::detail::radix::sort_device_info().smem_per_block_optin >= 227 * 1024;
   for (std::size_t vb : {0, 4, 8, 16}) {
@@ -297,7 +297,7 @@ TEST(CudaSortPaths, ArgsortPositionsPlan) {
 }
 
 // The plan: a forced path is taken where it exists, and otherwise the automatic choice is;
-// the automatic choice follows the table's thresholds. Host arithmetic with the H100's limits
+// the automatic choice follows the table's thresholds. Host arithmetic with no_device_info's limits
 // when there is no GPU (skipped on GPUs with less shared memory, where tiles may not fit).
 TEST(CudaSortPaths, ForcedPathsFallBackToTheAutomaticChoice) {
   if (cuda::detail::radix::sort_device_info().smem_per_block_optin < 227 * 1024)

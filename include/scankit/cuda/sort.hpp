@@ -70,9 +70,8 @@ inline constexpr sort_algorithm default_sort_algorithm = sort_algorithm::oneswee
 ///   large      onesweep's tile for large inputs (pairs)
 /// A forced path that does not apply falls back to the automatic choice, never throws: no such
 /// tile for these key and value sizes, n above the one-block limit, counting for anything but
-/// one-byte keys alone over all their bits, or a tile whose shared memory the device cannot
-/// give (an A100 has 163 KiB per block, consumer Ampere and Ada 99 KiB). plan_sort reports
-/// the path that runs.
+/// one-byte keys alone over all their bits, or a tile whose shared memory per block the device
+/// cannot give. plan_sort reports the path that runs.
 enum class sort_tile { automatic, one_block, counting, small, main, large };
 
 inline constexpr std::array all_sort_tiles{sort_tile::automatic, sort_tile::one_block, sort_tile::counting,
@@ -137,8 +136,8 @@ struct sort_plan {
 };
 
 /// The path a sort of n keys of `key_bytes` with values of `value_bytes` (0: keys only; argsort:
-/// 8) takes with `opts` (its bit range) and `cfg` on the current device (an H100's limits
-/// without a device). Throws invalid_argument for bad sizes or bit ranges.
+/// 8) takes with `opts` (its bit range) and `cfg` on the current device (the newest tuning
+/// entry's limits without a device). Throws invalid_argument for bad sizes or bit ranges.
 sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                     const sort_options& opts = {}, const sort_config& cfg = {});
 
