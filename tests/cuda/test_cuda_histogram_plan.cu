@@ -153,4 +153,31 @@ TEST(CudaHistogramPlan, BadRequestsThrow) {
     EXPECT_THROW(hist::plan_histogram_for(256, 4, {.block_size = block}, dev), invalid_argument) << block;
 }
 
+TEST(CudaHistogramPlan, ChoicesForDescribedDevices) {
+  // adaptive's automatic choices on each described device (a change to the table or the plan
+  // shows here first).
+  struct row {
+    int device;
+    std::size_t sample_bytes;
+    std::int64_t bins;
+    strategy kind;
+    int copies, block;
+  };
+  const row rows[] = {
+      {0, 1, 256, strategy::shared32_lanes, 32, 512},   {0, 4, 64, strategy::shared32, 16, 512},
+      {0, 4, 4096, strategy::shared32, 1, 512},         {0, 4, 100000, strategy::shared16, 1, 1024},
+      {0, 2, std::int64_t{1} << 20, strategy::global_strided, 1, 256},
+      {2, 4, 25345, strategy::shared16, 1, 1024},  // 32-bit counters no longer fit
+  };
+  for (const row& r : rows) {
+    const described& d = devices()[static_cast<std::size_t>(r.device)];
+    SCOPED_TRACE(std::string(d.name) + " samples " + std::to_string(r.sample_bytes) + " bins " +
+                 std::to_string(r.bins));
+    const histogram_plan p = hist::plan_histogram_for(r.bins, r.sample_bytes, {}, d.dev);
+    EXPECT_EQ(p.kind, r.kind);
+    EXPECT_EQ(p.copies, r.copies);
+    EXPECT_EQ(p.block_size, r.block);
+  }
+}
+
 }  // namespace

@@ -67,8 +67,8 @@ std::vector<std::int64_t> forced_path_sizes(cuda::sort_tile tile, std::size_t vb
 template <class K>
 void forced_path(cuda::sort_tile tile) {
   const cuda::sort_config cfg{.algorithm = sort_algorithm::onesweep, .tile = tile};
-  // Where a tile exists the plan must name it on a GPU with 227 KiB of shared memory per block (smaller
-  // ones may fall back; the results are checked either way).
+  // Where a tile exists the plan must name it on a GPU with 227 KiB of shared memory per block
+  // (smaller ones may fall back; the results are checked either way).
   const bool roomy = cuda::detail::radix::sort_device_info().smem_per_block_optin >= 227 * 1024;
   for (std::size_t vb : {0, 4, 8, 16}) {
     if (!tile_exists(tile, sizeof(K), vb, 2)) continue;

@@ -143,9 +143,9 @@ TEST(CudaSortPlan, EveryPathRunsOnItsDeviceAndForcedPathsAreHonoured) {
                     const std::int64_t tile = s.tile();
                     const std::int64_t portion = radix::portion_tiles(tile) * tile;
                     EXPECT_LT(portion, std::int64_t{1} << 30);
-                    EXPECT_GE(radix::ceil_div(n, portion) * portion, n);
-                    EXPECT_GE(radix::ceil_div(n, tile) * tile, n);
-                    EXPECT_LT((radix::ceil_div(n, tile) - 1) * tile, n);
+                    EXPECT_GE(cuda::detail::ceil_div(n, portion) * portion, n);
+                    EXPECT_GE(cuda::detail::ceil_div(n, tile) * tile, n);
+                    EXPECT_LT((cuda::detail::ceil_div(n, tile) - 1) * tile, n);
                   }
                 }
                 // A forced path is taken wherever it applies, else the automatic choice stands.
@@ -214,6 +214,43 @@ TEST(CudaSortPlan, NarrowPositions) {
         EXPECT_EQ(automatic, radix::narrow_positions(n, kb, 0, all, {}, d.dev));
       }
     }
+}
+
+TEST(CudaSortPlan, ChoicesForDescribedDevices) {
+  // The automatic choices the tuning table makes on each described device (a change to the
+  // table or the plan shows here first).
+  struct row {
+    int device;
+    std::size_t kb, vb;
+    std::int64_t n;
+    sort_tile tile;
+    bool reduced;
+    int block, items;
+  };
+  constexpr std::int64_t M = std::int64_t{1} << 20;
+  const row rows[] = {
+      {0, 4, 0, 256 * M, sort_tile::main, false, 512, 22},
+      {0, 4, 4, 256 * M, sort_tile::large, false, 512, 40},
+      {0, 4, 4, 16 * M - 1, sort_tile::main, false, 384, 28},
+      {0, 4, 0, 4096, sort_tile::one_block, false, 256, 16},
+      {0, 1, 0, M, sort_tile::counting, false, 0, 0},
+      {0, 1, 8, 100000, sort_tile::small, false, 256, 8},
+      {0, 8, 16, 256 * M, sort_tile::large, false, 384, 16},
+      {1, 4, 4, 256 * M, sort_tile::main, false, 384, 28},  // the large tile needs more shared memory
+      {1, 8, 16, 256 * M, sort_tile::large, false, 384, 16},
+      {2, 4, 4, M, sort_tile::main, true, 384, 12},  // main's reduced stand-in
+      {2, 8, 16, 256 * M, sort_tile::main, false, 256, 8},
+  };
+  for (const row& r : rows) {
+    const described& d = devices()[static_cast<std::size_t>(r.device)];
+    SCOPED_TRACE(std::string(d.name) + " n=" + std::to_string(r.n) + " keys " + std::to_string(r.kb) + " values " +
+                 std::to_string(r.vb));
+    const sort_plan p = radix::plan_for(r.n, r.kb, r.vb, 0, static_cast<int>(8 * r.kb), {}, d.dev);
+    EXPECT_EQ(p.tile, r.tile);
+    EXPECT_EQ(p.reduced, r.reduced);
+    EXPECT_EQ(p.block, r.block);
+    EXPECT_EQ(p.items, r.items);
+  }
 }
 
 }  // namespace
