@@ -1,26 +1,23 @@
-// Non-template parts of the CUDA sorts: the device limits the dispatch reads, the plan, the
-// workspace size and the tuning's description.
+// Non-template parts of the CUDA sorts: the device the plans read, the plan, the workspace size
+// and the tuning's description.
 #include "scankit/cuda/sort.cuh"
 
 namespace scankit::cuda {
 
 namespace detail::radix {
 
-device_limits current_device_limits() {
+const device_info& sort_device_info() {
   static const bool have_device = device_count() > 0;
-  if (!have_device) return {};
-  // Remembered per thread and device: a small sort takes a few microseconds, and driver
-  // queries (or a lock) on every call show in its time.
+  if (!have_device) return no_device_info;
+  // Remembered per thread and device: current_device_info() takes a lock, and a small sort
+  // takes a few microseconds. Its references stay valid for the process's lifetime.
   thread_local int known_device = -1;
-  thread_local device_limits known;
+  thread_local const device_info* known = nullptr;
   const int dev = current_device();
-  if (dev == known_device) return known;
-  known = {.arch = device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 +
-                   device_attribute(cudaDevAttrComputeCapabilityMinor),
-           .shared_per_block =
-               static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))};
+  if (dev == known_device) return *known;
+  known = &current_device_info();
   known_device = dev;
-  return known;
+  return *known;
 }
 
 namespace {
@@ -56,14 +53,14 @@ std::size_t full_range_bytes(std::int64_t n, std::size_t key_bytes, std::size_t 
                              const sort_config& cfg) {
   const sort_plan p =
       detail::radix::plan_for(n, key_bytes, value_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
-                              detail::radix::current_device_limits());
+                              detail::radix::sort_device_info());
   return detail::radix::workspace_bytes(n, key_bytes, value_bytes, p);
 }
 
 /// An int64 argsort with 32-bit positions: the workspace of 4-byte values on the same tile.
 bool narrow_full_range(std::int64_t n, std::size_t key_bytes, const sort_config& cfg) {
   return detail::radix::narrow_positions(n, key_bytes, 0, static_cast<int>(8 * key_bytes), cfg,
-                                         detail::radix::current_device_limits());
+                                         detail::radix::sort_device_info());
 }
 
 }  // namespace
@@ -103,7 +100,7 @@ sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_byt
   const auto [begin, end] =
       scankit::detail::sort_bit_range(opts, static_cast<int>(8 * key_bytes), where);
   return detail::radix::plan_for(n, key_bytes, value_bytes, begin, end, cfg,
-                                 detail::radix::current_device_limits());
+                                 detail::radix::sort_device_info());
 }
 
 sort_plan plan_argsort(std::int64_t n, std::size_t key_bytes, std::size_t index_bytes,
@@ -114,7 +111,7 @@ sort_plan plan_argsort(std::int64_t n, std::size_t key_bytes, std::size_t index_
   detail::radix::check_index_bytes(index_bytes, where);
   const auto [begin, end] =
       scankit::detail::sort_bit_range(opts, static_cast<int>(8 * key_bytes), where);
-  const auto dev = detail::radix::current_device_limits();
+  const auto& dev = detail::radix::sort_device_info();
   if (index_bytes == 8 && detail::radix::narrow_positions(n, key_bytes, begin, end, cfg, dev)) {
     sort_plan p = detail::radix::plan_for(n, key_bytes, 4, begin, end, cfg, dev);
     p.narrow_positions = true;
@@ -147,7 +144,7 @@ std::string sort_plan::describe() const {
 std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_bytes) {
   detail::radix::check_item_sizes(key_bytes, value_bytes, "scankit::cuda::sort_tuning_description");
   using detail::radix::describe_tile;
-  const detail::radix::device_limits dev = detail::radix::current_device_limits();
+  const detail::device_info& dev = detail::radix::sort_device_info();
   const detail::radix::sort_tuning t =
       detail::radix::sort_tuning_for(key_bytes, value_bytes, dev.arch);
   const auto on_device = [&](sort_tile tile) {
@@ -176,42 +173,5 @@ std::string sort_tuning_description(std::size_t key_bytes, std::size_t value_byt
   }
   return text;
 }
-
-namespace detail {
-
-std::size_t top_digit_split_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes) {
-  using namespace radix;
-  constexpr int digits = radix::radix;
-  check_item_sizes(key_bytes, value_bytes, "scankit::cuda::detail::top_digit_split_workspace_bytes");
-  // The sequence of run_split_by_top_digit's takes (top_digit_starts takes the first two).
-  const std::int64_t tiles = ceil_div(n, smallest_main_tile(key_bytes, value_bytes));
-  return align_up(hist_bytes) + 2 * align_up(sizeof(plan)) + align_up(digits * sizeof(unsigned long long)) +
-         align_up(sizeof(unsigned) * static_cast<std::size_t>(lookback_header_words + tiles * digits));
-}
-
-std::int64_t top_digit_split_limit(std::size_t, std::size_t) { return bucket_sort_limit; }
-
-std::size_t bucket_sort_staging_bytes(int buckets, int pieces) { return radix::bucket_tables::bytes(buckets, pieces); }
-
-std::size_t bucket_sort_workspace_bytes(std::int64_t total, int buckets, int pieces, std::size_t key_bytes,
-                                        std::size_t value_bytes) {
-  using namespace radix;
-  constexpr int digits = radix::radix;
-  check_item_sizes(key_bytes, value_bytes, "scankit::cuda::detail::bucket_sort_workspace_bytes");
-  // The sequence of run_bucket_sort's takes, with each pass's tile count bounded by that of
-  // the whole input plus one partial tile per segment.
-  const int passes = static_cast<int>(key_bytes) - 1;
-  const std::int64_t segs = static_cast<std::int64_t>(buckets) * pieces;
-  const std::int64_t tiles = ceil_div(total, smallest_main_tile(key_bytes, value_bytes));
-  const std::int64_t tiles0 = tiles + segs, tiles1 = tiles + buckets, max_tiles = std::max(tiles0, tiles1);
-  const auto bytes = [](std::int64_t count, std::size_t size) { return align_up(static_cast<std::size_t>(count) * size); };
-  return bucket_tables::bytes(buckets, pieces) + bytes(std::max<std::int64_t>(tiles0, 1), sizeof(int)) +
-         bytes(std::max<std::int64_t>(tiles1, 1), sizeof(int)) + bytes(segs * passes * digits, sizeof(unsigned)) +
-         bytes(segs * digits, sizeof(unsigned long long)) +
-         bytes(std::max(1, (passes - 1) * buckets) * std::int64_t{digits}, sizeof(unsigned long long)) +
-         2 * bytes(lookback_header_words + max_tiles * digits, sizeof(unsigned));
-}
-
-}  // namespace detail
 
 }  // namespace scankit::cuda

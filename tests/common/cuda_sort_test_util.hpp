@@ -75,7 +75,7 @@ inline void poison(const dmem& d) {
 template <class K>
 cuda::detail::radix::sort_tuning tuning(std::size_t value_bytes) {
   return cuda::detail::radix::sort_tuning_for(sizeof(K), value_bytes,
-                                              cuda::detail::radix::current_device_limits().arch);
+                                              cuda::detail::radix::sort_device_info().arch);
 }
 
 /// onesweep's main tile for keys of K and values of `value_bytes`.

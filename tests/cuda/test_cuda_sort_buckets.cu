@@ -1,4 +1,5 @@
-// CUDA sorts: the local steps of scankit::dist's radix sort (scankit/cuda/sort.hpp), on one GPU
+// CUDA sorts: the local steps of scankit::dist's radix sort
+// (scankit/dist/detail/nccl/bucket_sort.cuh), on one GPU
 // against host references, so that they run under compute-sanitizer without a second GPU:
 //   top_digit_starts    the start of each top digit among the keys;
 //   split_by_top_digit  one stable pass by the top digit into bases with gaps between digits;
@@ -17,6 +18,7 @@
 #include <numeric>
 
 #include "common/cuda_sort_test_util.hpp"
+#include "scankit/dist/detail/nccl/bucket_sort.cuh"
 
 namespace {
 

@@ -67,9 +67,9 @@ std::vector<std::int64_t> forced_path_sizes(cuda::sort_tile tile, std::size_t vb
 template <class K>
 void forced_path(cuda::sort_tile tile) {
   const cuda::sort_config cfg{.algorithm = sort_algorithm::onesweep, .tile = tile};
-  // Where a tile exists the plan must name it on a GPU with the H100's shared memory (smaller
-  // ones may fall back; the results are checked either way).
-  const bool roomy = cuda::detail::radix::current_device_limits().shared_per_block >= 227 * 1024;
+  // Where a tile exists the plan must name it on a GPU with 227 KiB of shared memory per block
+  // (smaller ones may fall back; the results are checked either way).
+  const bool roomy = cuda::detail::radix::sort_device_info().smem_per_block_optin >= 227 * 1024;
   for (std::size_t vb : {0, 4, 8, 16}) {
     if (!tile_exists(tile, sizeof(K), vb, 2)) continue;
     variant_turns turns(2 * 2);  // the sanitize tier: one direction and pattern per size
@@ -231,7 +231,7 @@ FOR_EACH_KEY_TYPE(ARGSORT_POSITIONS_TEST_FOR)
 // wide, beyond 2^32 keys, on the one-block sort or with the other algorithms; and the
 // workspace that follows.
 TEST(CudaSortPaths, ArgsortPositionsPlan) {
-  if (cuda::detail::radix::current_device_limits().shared_per_block < 227 * 1024)
+  if (cuda::detail::radix::sort_device_info().smem_per_block_optin < 227 * 1024)
     GTEST_SKIP() << "smaller GPU";
   using cuda::sort_positions;
   const std::int64_t big = std::int64_t{1} << 28, over = (std::int64_t{1} << 32) + 1;
@@ -297,10 +297,10 @@ TEST(CudaSortPaths, ArgsortPositionsPlan) {
 }
 
 // The plan: a forced path is taken where it exists, and otherwise the automatic choice is;
-// the automatic choice follows the table's thresholds. Host arithmetic with the H100's limits
+// the automatic choice follows the table's thresholds. Host arithmetic with no_device_info's limits
 // when there is no GPU (skipped on GPUs with less shared memory, where tiles may not fit).
 TEST(CudaSortPaths, ForcedPathsFallBackToTheAutomaticChoice) {
-  if (cuda::detail::radix::current_device_limits().shared_per_block < 227 * 1024)
+  if (cuda::detail::radix::sort_device_info().smem_per_block_optin < 227 * 1024)
     GTEST_SKIP() << "smaller GPU";
   for (std::size_t kb : {1, 2, 4, 8})
     for (std::size_t vb : {0, 4, 8, 16})
@@ -347,7 +347,7 @@ TEST(CudaSortPaths, ForcedPathsFallBackToTheAutomaticChoice) {
 // A forced path sizes its own workspace: the bytes for a forced tile serve the forced sort,
 // and the one-block path needs none.
 TEST(CudaSortPaths, WorkspaceFollowsTheForcedPath) {
-  if (cuda::detail::radix::current_device_limits().shared_per_block < 227 * 1024)
+  if (cuda::detail::radix::sort_device_info().smem_per_block_optin < 227 * 1024)
     GTEST_SKIP() << "smaller GPU";
   for (std::size_t kb : {1, 2, 4, 8})
     for (std::size_t vb : {0, 4, 8, 16}) {

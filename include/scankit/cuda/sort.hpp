@@ -70,9 +70,8 @@ inline constexpr sort_algorithm default_sort_algorithm = sort_algorithm::oneswee
 ///   large      onesweep's tile for large inputs (pairs)
 /// A forced path that does not apply falls back to the automatic choice, never throws: no such
 /// tile for these key and value sizes, n above the one-block limit, counting for anything but
-/// one-byte keys alone over all their bits, or a tile whose shared memory the device cannot
-/// give (an A100 has 163 KiB per block, consumer Ampere and Ada 99 KiB). plan_sort reports
-/// the path that runs.
+/// one-byte keys alone over all their bits, or a tile whose shared memory per block the device
+/// cannot give. plan_sort reports the path that runs.
 enum class sort_tile { automatic, one_block, counting, small, main, large };
 
 inline constexpr std::array all_sort_tiles{sort_tile::automatic, sort_tile::one_block, sort_tile::counting,
@@ -137,8 +136,8 @@ struct sort_plan {
 };
 
 /// The path a sort of n keys of `key_bytes` with values of `value_bytes` (0: keys only; argsort:
-/// 8) takes with `opts` (its bit range) and `cfg` on the current device (an H100's limits
-/// without a device). Throws invalid_argument for bad sizes or bit ranges.
+/// 8) takes with `opts` (its bit range) and `cfg` on the current device (the newest tuning
+/// entry's limits without a device). Throws invalid_argument for bad sizes or bit ranges.
 sort_plan plan_sort(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes = 0,
                     const sort_options& opts = {}, const sort_config& cfg = {});
 
@@ -196,71 +195,8 @@ template <class K>
 void sort_host(K* keys, void* values, std::size_t value_bytes, bool index_values, std::int64_t n,
                const sort_options& opts, const sort_config& cfg);
 
-// ---- the local steps of scankit::dist's radix sort (dist/detail/nccl/sort.cuh) ----
-// Over a key's whole width, for keys of 2 bytes or more; values move as opaque bytes (0, 4, 8
-// or 16). The ranks split their keys by the top 8 bits (ordered, complemented for a descending
-// sort), send each rank its range of top digits, and sort what they receive per top digit.
-
-/// The start of each top digit among n keys (the exclusive scan of the top digits' counts): 256
-/// words inside the workspace (top_digit_split_workspace_bytes(n, ...)), valid until the
-/// workspace is used again.
-template <class K>
-const unsigned long long* top_digit_starts(const K* keys, std::int64_t n, const sort_options& opts, void* workspace,
-                                           std::size_t workspace_bytes, cudaStream_t stream);
-
-/// One stable pass by the top digit: key i with top digit d goes to keys_out[digit_base[d] + its
-/// rank among the keys of digit d]. digit_base: 256 device words.
-struct top_digit_split {
-  const void* keys_in = nullptr;
-  const void* values_in = nullptr;
-  void* keys_out = nullptr;
-  void* values_out = nullptr;
-  std::size_t value_bytes = 0;
-  std::int64_t n = 0;
-  const unsigned long long* digit_base = nullptr;
-  void* workspace = nullptr;
-  std::size_t workspace_bytes = 0;
-  cudaStream_t stream = nullptr;
-  sort_options options{};
-};
-template <class K>
-void split_by_top_digit(const top_digit_split& r);
-std::size_t top_digit_split_workspace_bytes(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes);
-/// The most keys one split takes (the look-back words count to 2^30).
-std::int64_t top_digit_split_limit(std::size_t key_bytes, std::size_t value_bytes);
-
-/// The stable sort of `buckets` buckets by the digits below the top one; bucket b arrives as
-/// `pieces` pieces, piece j of it (host piece_count[b * pieces + j] items at
-/// piece_offset[b * pieces + j] of keys and values), and is written, piece 0's keys first among
-/// equal keys, to key_dst[b] and value_dst[b] (host arrays of device pointers). keys and values
-/// are scratch after the first pass; keys_alt and values_alt are scratch. Both hold at least
-/// the total count, and no destination overlaps keys or values (keys_alt may hold them).
-struct bucket_sort {
-  void* keys = nullptr;
-  void* values = nullptr;
-  void* keys_alt = nullptr;
-  void* values_alt = nullptr;
-  std::size_t value_bytes = 0;
-  int buckets = 0;
-  int pieces = 0;
-  const std::int64_t* piece_offset = nullptr;
-  const std::int64_t* piece_count = nullptr;
-  void* const* key_dst = nullptr;
-  void* const* value_dst = nullptr;
-  void* staging = nullptr;  // pinned host memory: bucket_sort_staging_bytes
-  std::size_t staging_bytes = 0;
-  void* workspace = nullptr;  // bucket_sort_workspace_bytes
-  std::size_t workspace_bytes = 0;
-  cudaStream_t stream = nullptr;
-  sort_options options{};
-};
-template <class K>
-void sort_buckets(const bucket_sort& r);
-std::size_t bucket_sort_workspace_bytes(std::int64_t total, int buckets, int pieces, std::size_t key_bytes,
-                                        std::size_t value_bytes);
-std::size_t bucket_sort_staging_bytes(int buckets, int pieces);
-/// The most keys one bucket may hold (the look-back words count to 2^30).
-inline constexpr std::int64_t bucket_sort_limit = (std::int64_t{1} << 30) - 1;
+// The local steps of scankit::dist's radix sort (top_digit_starts, split_by_top_digit,
+// sort_buckets) live with it: scankit/dist/detail/nccl/bucket_sort.cuh.
 
 template <class V>
 constexpr void check_value_type() {

@@ -7,7 +7,7 @@
 //
 // One file per part under detail/histogram/: input.cuh (vectors, head and tail), sinks.cuh
 // (the sinks and aggregation), global_kernel.cuh, shared_kernel.cuh, tuning.cuh (adaptive's
-// table, applied by plan_histogram in src/cuda/histogram_config.cu), capped.cuh (bincount_capped's
+// table, applied by plan.hpp), launch.cuh (the host side), capped.cuh (bincount_capped's
 // bins and summary).
 #pragma once
 

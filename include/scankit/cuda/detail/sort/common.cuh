@@ -52,8 +52,8 @@ struct digit_of {
   /// Integer keys: the ordering and the complement are both an xor with a constant (the sign
   /// bit, all ones), so they can be applied to the digit instead of the key: a shift and one
   /// three-input logic op (and, then xor) instead of an xor, a shift and an and. The ranking
-  /// kernels take a key's digit three times per pass, and an H100 onesweep pass is bound by
-  /// its integer pipe (Nsight Compute: ALU 75% busy).
+  /// kernels take a key's digit three times per pass, and a onesweep pass is bound by its
+  /// integer pipe.
   unsigned flip_digit;
   __host__ __device__ static digit_of make(U flip, int shift, unsigned mask) {
     const U all_flips = static_cast<U>(ordered_bits<Kind, U>::to(U{0}) ^ flip);

@@ -41,9 +41,7 @@ __device__ __forceinline__ void plan_block(unsigned long long* hist, std::int64_
 /// counter, interleaved (digit d, copy c at word d * parts + c), lane l counting into copy
 /// l % parts. With one copy, the 32 lanes of a warp adding to random digits meet in the same
 /// shared-memory bank several times per atomic, and each meeting replays it; the copies keep
-/// them apart. 64 KiB of counters, 512 threads, 3 blocks per SM. H100, 2^28 uint32 keys:
-/// 0.397 ms with 16 copies against 0.533 ms with one (90% of a read at copy speed); uint64
-/// 0.484 ms with 8 against 0.527 ms.
+/// them apart. 64 KiB of counters, 512 threads, 3 blocks per SM.
 template <int Parts>
 struct histogram_shape {
   static constexpr int block = 512;
@@ -57,10 +55,8 @@ inline constexpr int histogram_parts_default = sizeof(U) <= 2 ? 32 : 16384 / sta
 /// The copies for a histogram followed by a kernel that takes `per_sm` bytes of shared memory
 /// per SM: halved (down to 4) while its 3 blocks per SM take more than that + 32 KiB. The
 /// first pass is a programmatic dependent of the histogram and starts on SMs set up for the
-/// histogram's shared memory, leaving it less L1 than it would get alone. Float keys (passes
-/// of 2 x 63 KiB per SM) sort 0.27 ms slower at 2^28 after 3 x 64 KiB histograms than after
-/// 8 x 8 KiB ones, and as fast with 3 x 32 KiB; 8-byte keys (2 x 83 KiB) lose nothing next
-/// to 64 KiB and 0.06 ms with 32 KiB, hence the 32 KiB of slack.
+/// histogram's shared memory, leaving it less L1 than it would get alone; 32 KiB of slack
+/// keeps that loss away from the passes.
 template <class U>
 constexpr int histogram_parts_within(std::size_t per_sm) {
   int parts = histogram_parts_default<U>;

@@ -1,6 +1,6 @@
 // onesweep (Adinets and Merrill, 2022): one kernel per 8-bit digit that ranks a tile, finds
 // the tile's global offset per digit by decoupled look-back over earlier tiles, and scatters
-// through shared memory. Host driver: run_onesweep_tile in scankit/cuda/sort.cuh.
+// through shared memory. Host driver: run_onesweep_tile in detail/sort/launch.cuh.
 #pragma once
 
 #include "scankit/cuda/detail/sort/ranking.cuh"
@@ -27,8 +27,7 @@ __device__ __forceinline__ void store_relaxed_u32(unsigned* p, unsigned v) {
 /// Thread d's look-back for digit d: the sum of the counts of digit d in the tiles before
 /// `tile`, walking back to the nearest tile that published an inclusive prefix. The words of
 /// 4 predecessors are loaded at once (independent loads in flight together) and then consumed
-/// in order, so a walk of k tiles costs about k/4 round trips (H100, 2^28 uint32 keys: 8.76 ms
-/// against 9.25 ms with one word per round trip).
+/// in order, so a walk of k tiles costs about k/4 round trips.
 __device__ __forceinline__ unsigned onesweep_lookback(const unsigned* state, std::int64_t tile, int d) {
   constexpr int W = 4;
   unsigned exclusive = 0;
@@ -136,7 +135,7 @@ inline constexpr int lookback_header_words = 32;
 /// The segments of a segmented pass (one launch sorts many independent runs by one digit):
 /// each segment's tiles take consecutive tile slots, and the look-back of a tile stops at its
 /// segment's first tile, which publishes its counts as an inclusive prefix. Device arrays, per
-/// segment unless noted; built by detail/sort/segmented.cuh.
+/// segment unless noted; built by scankit/dist/detail/nccl/bucket_sort.cuh.
 struct segment_table {
   const int* tile_segment;          // per tile slot: its segment
   const std::int64_t* first_tile;   // the segment's first tile slot
@@ -230,8 +229,7 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   // The flags are read from the plan where they are used (L1 hits): kept in registers across
   // the count, they make ptxas spill 16 bytes at 512 x 22 and 3 blocks per SM.
   // int8 keys with values stay raw, as other integer keys: on their tiles, 256 x 16 and
-  // 512 x 24, ptxas fits them without spills (69 and 64 registers), and the pass skips the
-  // transforms (1.10-1.11x CUB at 2^28 against 1.09x).
+  // 512 x 24, ptxas fits them without spills, and the pass skips the transforms.
   constexpr bool hold_sortable =
       StageEarly && (Kind == key_kind::floating || (Kind == key_kind::signed_int && sizeof(U) == 1 && !has_values<V>));
   const auto raw_in = [&] { return !hold_sortable || pl->src[pass] == 0; };  // the caller's keys

@@ -7,13 +7,11 @@
 
 namespace scankit::cuda::detail::radix {
 
-/// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit.
-/// (__match_any_sync makes the whole sort 1.46x slower on the H100: 2^28 uint32 9.35 against
-/// 6.42 ms.) Written in PTX because the C++ form (bit = (d >> b) & 1; vote = ballot(bit);
-/// peers &= bit ? vote : ~vote) compiles to a shift, a compare, the vote, a select and a logic
-/// op per bit (Nsight Compute: 487 M warp instructions per pass against CUB's 331 M, mostly the
-/// ballots). Here the bit test is a predicate set straight from the digit, and the vote is
-/// inverted under that predicate as it narrows the mask.
+/// The lanes of the warp whose digit equals this lane's, from one ballot per digit bit (faster
+/// than __match_any_sync). Written in PTX because the C++ form (bit = (d >> b) & 1; vote =
+/// ballot(bit); peers &= bit ? vote : ~vote) compiles to a shift, a compare, the vote, a select
+/// and a logic op per bit. Here the bit test is a predicate set straight from the digit, and the
+/// vote is inverted under that predicate as it narrows the mask.
 __device__ __forceinline__ unsigned lanes_with_same_digit(unsigned d) {
   unsigned peers = 0xffffffffu;
 #pragma unroll
@@ -123,7 +121,7 @@ struct count_then_rank {
 /// lane l of warp w is the tile's element w*32*Items + j*32 + l, so processing each warp's
 /// items in j order, lanes in order, and warps in order is the input order (stability).
 ///   1. Per warp, per item: the lanes holding the same digit find each other with 8 ballots
-///      (one per digit bit; measured faster on the H100 than match.any); the lowest of them
+///      (one per digit bit; faster than match.any); the lowest of them
 ///      adds the group's size to the warp's private shared-memory counter of that digit;
 ///      each lane's rank in the warp is the counter's old value plus the number of
 ///      equal-digit lanes below it.

