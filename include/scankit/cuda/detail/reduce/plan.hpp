@@ -20,7 +20,6 @@ namespace scankit::cuda::detail::reduce {
 /// Choices the tests and the CLI force to reach every code path; the defaults leave the plan alone.
 struct override_options {
   bool scalar_loads = false;  // read item by item even where 16-byte vectors apply
-  bool in_order = false;      // combine in sequence order even for a commutative operator
   std::int64_t grid = 0;      // blocks of the first pass (0: the tuned count)
 };
 
@@ -50,7 +49,7 @@ inline plan make_plan(std::int64_t n, std::size_t item_bytes, std::size_t misali
                       const reduce_config& cfg, const override_options& o, const device_info& d) {
   if (n < 0) throw invalid_argument("scankit::cuda::reduce: n must be >= 0");
   plan p;
-  p.in_order = o.in_order || !commutative;
+  p.in_order = !commutative;
   const int v = vector_items_for(item_bytes);
   const bool item_aligned = misalignment % item_bytes == 0;
   if (!o.scalar_loads && v > 1 && item_aligned) {
