@@ -153,7 +153,8 @@ TEST_P(CudaReduce, EveryTypeAndOperator) {
 TEST_P(CudaReduce, EveryPath) {
   const std::vector<std::int64_t> sizes = sanitize_tier() ? std::vector<std::int64_t>{0, 1, 129, 4097, 70001}
                                                           : std::vector<std::int64_t>{0, 1, 2, 3, 127, 128, 129, 511, 4095, 4096, 4097, 70001, 1000003};
-  for (skc::reduce_path path : {skc::reduce_path::automatic, skc::reduce_path::one_block, skc::reduce_path::two_pass})
+  for (skc::reduce_path path : {skc::reduce_path::automatic, skc::reduce_path::one_block, skc::reduce_path::two_pass,
+                                skc::reduce_path::last_block})
     for (bool scalar : {false, true})
       for (std::int64_t grid : {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{1000}})
         for (std::int64_t offset : {0, 1, 3}) {

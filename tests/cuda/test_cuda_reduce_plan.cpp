@@ -56,7 +56,8 @@ TEST(CudaReducePlan, CoversTheInputAndFitsTheDevice) {
             }
             EXPECT_GE(p.grid, 1);
             EXPECT_LE(p.grid, dr::max_grid(d));
-            EXPECT_EQ(p.two_pass, p.grid > 1);
+            EXPECT_EQ(p.two_pass || p.last_block, p.grid > 1);
+            EXPECT_FALSE(p.two_pass && p.last_block);
             EXPECT_EQ(p.in_order, !commutative);
             // Every warp of the grid gets at least one row when there is more than one block.
             if (p.grid > 1) {
@@ -74,6 +75,10 @@ TEST(CudaReducePlan, ForcedChoicesAreHonoured) {
       const dr::plan two = dr::make_plan(n, 4, 0, true, {skc::reduce_path::two_pass}, {}, d);
       if (two.rows > 1) {
         EXPECT_TRUE(two.two_pass);
+      }
+      const dr::plan last = dr::make_plan(n, 4, 0, true, {skc::reduce_path::last_block}, {}, d);
+      if (last.rows > 1) {
+        EXPECT_TRUE(last.last_block);
       }
       const dr::plan scalar = dr::make_plan(n, 4, 4, true, {}, {true, 0}, d);
       EXPECT_EQ(scalar.vector_items, 1);

@@ -29,8 +29,11 @@ enum class reduce_path {
   automatic,
   /// One block reads everything and writes the result: no second launch.
   one_block,
-  /// Many blocks write partial results, one more block combines them in order.
+  /// Many blocks write partial results, one more launch of one block combines them in order.
   two_pass,
+  /// Many blocks write partial results; the block that finishes last (by an atomic ticket,
+  /// cleared before the launch) combines them in order: one launch of the reduction.
+  last_block,
 };
 
 /// What a caller may choose of a reduction; the defaults are the tuned choices.

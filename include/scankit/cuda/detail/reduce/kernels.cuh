@@ -70,18 +70,41 @@ __device__ __forceinline__ U fold_partial(U acc, const T* in, std::int64_t first
   return acc;
 }
 
+/// A value another block of this grid wrote (and fenced): read around L1, word by word.
+template <class U>
+__device__ __forceinline__ U load_from_other_block(const U* p) {
+  U v;
+  if constexpr (sizeof(U) % 4 == 0) {
+    unsigned w[sizeof(U) / 4];
+#pragma unroll
+    for (int i = 0; i < static_cast<int>(sizeof(U) / 4); ++i) w[i] = reinterpret_cast<const volatile unsigned*>(p)[i];
+    memcpy(&v, w, sizeof(U));
+  } else {
+    unsigned char b[sizeof(U)];
+    for (int i = 0; i < static_cast<int>(sizeof(U)); ++i) b[i] = reinterpret_cast<const volatile unsigned char*>(p)[i];
+    memcpy(&v, b, sizeof(U));
+  }
+  return v;
+}
+
 /// Writes to out[blockIdx.x] the reduction of this block's rows (block 0 also folds the head
 /// first). f(item, index) is what an item contributes; index_base is added to its position.
-template <int V, int Unroll, bool InOrder, class T, class U, class F, class Op>
+/// LastBlock: the block that finishes last (by the ticket, zero at launch) then folds out[0,
+/// grid) in order into *result, so one launch does the whole reduction; the ticket's clear is
+/// the previous grid, waited for only before the ticket is taken.
+template <int V, int Unroll, bool InOrder, bool LastBlock, class T, class U, class F, class Op>
 __global__ void __launch_bounds__(block_threads)
     reduce_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t head, std::int64_t rows,
-                  std::int64_t index_base, U* __restrict__ out, F f, Op op) {
+                  std::int64_t index_base, U* __restrict__ out, F f, Op op, U* result, unsigned* ticket) {
   constexpr int warps = block_threads / 32;
   constexpr std::int64_t row_items = 32 * V;
   __shared__ alignas(U) unsigned char warp_total_bytes[warps * sizeof(U)];
+  __shared__ bool is_last;
   U* warp_total = reinterpret_cast<U*>(warp_total_bytes);
 
-  wait_for_previous_grid();  // the input may be the previous kernel's output
+  // The input may be the previous kernel's output; with LastBlock, the previous kernel is the
+  // ticket's clear, launched after everything before it had finished.
+  if constexpr (!LastBlock) wait_for_previous_grid();
   allow_next_grid();
 
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
@@ -137,6 +160,30 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
     for (int w = 1; w < warps; ++w) b = op(b, warp_total[w]);
     out[blockIdx.x] = b;
+    if constexpr (LastBlock) {
+      __threadfence();
+      wait_for_previous_grid();
+      is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+  }
+  if constexpr (LastBlock) {
+    // ---- phase 4: the last block folds every block's result, in block order ----
+    __syncthreads();
+    if (!is_last) return;
+    __threadfence();
+    const unsigned grid = gridDim.x, per = (grid + block_threads - 1) / block_threads;
+    const unsigned first = threadIdx.x * per, last = first + per < grid ? first + per : grid;
+    U v = op.identity();
+    for (unsigned i = first; i < last; ++i) v = op(v, load_from_other_block(out + i));
+    v = warp_fold(v, op);
+    if (lane == 0) warp_total[warp] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      U b = warp_total[0];
+#pragma unroll
+      for (int w = 1; w < warps; ++w) b = op(b, warp_total[w]);
+      *result = b;
+    }
   }
 }
 

@@ -15,22 +15,23 @@ namespace scankit::cuda::detail::reduce {
 
 /// One pass over `n` items of T at the plan's shape, writing grid results to out. The kernel
 /// with item-by-item loads is compiled only where a plan may ask for it (WithScalar).
-template <bool WithScalar, class T, class U, class F, class Op>
+template <bool WithScalar, bool LastBlock, class T, class U, class F, class Op>
 void launch_pass(const plan& p, const T* in, std::int64_t n, std::int64_t index_base, U* out, F f, Op op,
-                 cudaStream_t s) {
+                 cudaStream_t s, U* result = nullptr, unsigned* ticket = nullptr) {
   constexpr int V = vector_items_for(sizeof(T));
   constexpr int unroll = unroll_for(sizeof(T));
   constexpr bool commutative = is_commutative_v<Op>;
   auto go = [&](auto kernel) {
     launch_after("reduce_kernel", kernel, dim3(static_cast<unsigned>(p.grid)), dim3(block_threads), 0, s, in, n,
-                 p.head, p.rows, index_base, out, f, op);
+                 p.head, p.rows, index_base, out, f, op, result, ticket);
   };
   // The in-order combine is compiled only for operators that need it.
-  if (p.vector_items == V || !WithScalar) go(reduce_kernel<V, unroll, !commutative, T, U, F, Op>);
-  else if constexpr (WithScalar && V > 1) go(reduce_kernel<1, unroll, !commutative, T, U, F, Op>);
+  if (p.vector_items == V || !WithScalar) go(reduce_kernel<V, unroll, !commutative, LastBlock, T, U, F, Op>);
+  else if constexpr (WithScalar && V > 1) go(reduce_kernel<1, unroll, !commutative, LastBlock, T, U, F, Op>);
 }
 
-/// The whole reduction: the first pass, then (two_pass) one block over its partial results.
+/// The whole reduction: one block; or many, whose partial results the last of them (last_block)
+/// or one more launch (two_pass) combines in order.
 template <class T, class F, class Op>
 void run(const T* d_in, std::int64_t n, std::int64_t index_base, F f, Op op, value_t<Op>* d_out, void* d_workspace,
          std::size_t workspace_bytes_given, cudaStream_t s, const reduce_config& cfg, const override_options& o) {
@@ -47,14 +48,19 @@ void run(const T* d_in, std::int64_t n, std::int64_t index_base, F f, Op op, val
                            " bytes, needs " + std::to_string(need) + " (reduce_workspace_bytes)");
   const auto misalignment = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(d_in) % 16);
   const plan p = make_plan(n, sizeof(T), misalignment, is_commutative_v<Op>, cfg, o, d);
-  if (!p.two_pass) {
-    launch_pass<true>(p, d_in, n, index_base, d_out, f, op, s);
-    return;
-  }
   U* partials = static_cast<U*>(d_workspace);
-  launch_pass<true>(p, d_in, n, index_base, partials, f, op, s);
-  const plan last = make_plan(p.grid, sizeof(U), 0, is_commutative_v<Op>, reduce_config{reduce_path::one_block}, {}, d);
-  launch_pass<false>(last, static_cast<const U*>(partials), p.grid, 0, d_out, as_value{}, op, s);
+  if (p.last_block) {
+    unsigned* ticket = reinterpret_cast<unsigned*>(static_cast<char*>(d_workspace) + ticket_offset(sizeof(U), d));
+    clear_async(ticket, 8, s);
+    launch_pass<true, true>(p, d_in, n, index_base, partials, f, op, s, d_out, ticket);
+  } else if (p.two_pass) {
+    launch_pass<true, false>(p, d_in, n, index_base, partials, f, op, s);
+    const plan last =
+        make_plan(p.grid, sizeof(U), 0, is_commutative_v<Op>, reduce_config{reduce_path::one_block}, {}, d);
+    launch_pass<false, false>(last, static_cast<const U*>(partials), p.grid, 0, d_out, as_value{}, op, s);
+  } else {
+    launch_pass<true, false>(p, d_in, n, index_base, d_out, f, op, s);
+  }
 }
 
 }  // namespace scankit::cuda::detail::reduce

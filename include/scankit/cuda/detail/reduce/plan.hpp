@@ -30,6 +30,7 @@ struct plan {
   std::int64_t rows = 0;     // rows of 32 vectors after the head (the last may be partial)
   std::int64_t grid = 1;     // blocks of the first pass
   bool two_pass = false;     // a second launch combines the grid's partial results
+  bool last_block = false;   // the grid's last block combines them (one launch)
   bool in_order = false;     // combine in sequence order (non-commutative operators)
 };
 
@@ -65,15 +66,23 @@ inline plan make_plan(std::int64_t n, std::size_t item_bytes, std::size_t misali
   p.grid = std::clamp<std::int64_t>(wanted, 1, max_grid(d));
   if (o.grid > 0) p.grid = std::min(o.grid, max_grid(d));
   if (cfg.path == reduce_path::one_block) p.grid = 1;
-  else if (cfg.path == reduce_path::two_pass && p.grid == 1 && p.rows > 1) p.grid = 2;
-  p.two_pass = p.grid > 1;
+  else if (cfg.path != reduce_path::automatic && p.grid == 1 && p.rows > 1) p.grid = 2;
+  // Two launches (the second a programmatic dependent of the first) take less time than the
+  // ticket's clear and one launch (docs/TUNING.md), so last_block runs only when asked for.
+  p.last_block = p.grid > 1 && cfg.path == reduce_path::last_block;
+  p.two_pass = p.grid > 1 && !p.last_block;
   return p;
 }
 
-/// Device bytes the partial results of the largest grid take on this device, for results of
-/// `result_bytes` bytes.
-inline std::size_t workspace_bytes(std::size_t result_bytes, const device_info& d) {
+/// Offset of the last_block path's ticket in the workspace: after the partial results of the
+/// largest grid on this device.
+inline std::size_t ticket_offset(std::size_t result_bytes, const device_info& d) {
   return (static_cast<std::size_t>(max_grid(d)) * result_bytes + 255) / 256 * 256;
+}
+
+/// Device bytes of a reduction's workspace: the partial results, then the ticket.
+inline std::size_t workspace_bytes(std::size_t result_bytes, const device_info& d) {
+  return ticket_offset(result_bytes, d) + 256;
 }
 
 }  // namespace scankit::cuda::detail::reduce
