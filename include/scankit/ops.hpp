@@ -58,6 +58,7 @@ SCANKIT_HD constexpr T wrapping_mul(T a, T b) {
 template <class T>
 struct sum {
   using value_type = T;
+  static constexpr bool commutative = true;
   static constexpr const char* name = "sum";
   SCANKIT_HD static constexpr T identity() { return T(0); }
   SCANKIT_HD constexpr T operator()(const T& a, const T& b) const { return detail::wrapping_add(a, b); }
@@ -67,6 +68,7 @@ struct sum {
 template <class T>
 struct product {
   using value_type = T;
+  static constexpr bool commutative = true;
   static constexpr const char* name = "prod";
   SCANKIT_HD static constexpr T identity() { return T(1); }
   SCANKIT_HD constexpr T operator()(const T& a, const T& b) const { return detail::wrapping_mul(a, b); }
@@ -76,6 +78,8 @@ struct product {
 template <class T>
 struct min {
   using value_type = T;
+  // A NaN makes the floating-point min depend on operand order.
+  static constexpr bool commutative = !std::is_floating_point_v<T>;
   static constexpr const char* name = "min";
   SCANKIT_HD static constexpr T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
@@ -88,6 +92,8 @@ struct min {
 template <class T>
 struct max {
   using value_type = T;
+  // A NaN makes the floating-point max depend on operand order.
+  static constexpr bool commutative = !std::is_floating_point_v<T>;
   static constexpr const char* name = "max";
   SCANKIT_HD static constexpr T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
@@ -101,6 +107,7 @@ template <class T>
   requires std::is_integral_v<T>
 struct bit_and {
   using value_type = T;
+  static constexpr bool commutative = true;
   static constexpr const char* name = "and";
   SCANKIT_HD static constexpr T identity() { return static_cast<T>(~T(0)); }
   SCANKIT_HD constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a & b); }
@@ -111,6 +118,7 @@ template <class T>
   requires std::is_integral_v<T>
 struct bit_or {
   using value_type = T;
+  static constexpr bool commutative = true;
   static constexpr const char* name = "or";
   SCANKIT_HD static constexpr T identity() { return T(0); }
   SCANKIT_HD constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a | b); }
@@ -121,6 +129,7 @@ template <class T>
   requires std::is_integral_v<T>
 struct bit_xor {
   using value_type = T;
+  static constexpr bool commutative = true;
   static constexpr const char* name = "xor";
   SCANKIT_HD static constexpr T identity() { return T(0); }
   SCANKIT_HD constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
@@ -143,6 +152,12 @@ template <class T, class F>
 constexpr monoid_of<T, F> make_monoid(F f, T identity) {
   return monoid_of<T, F>{std::move(f), identity};
 }
+
+/// Whether a monoid's operation is commutative: the monoid says so with
+/// `static constexpr bool commutative = true`. Reductions may then combine items in any fixed
+/// order (still the same order on every run); any other monoid is combined in sequence order.
+template <class M>
+inline constexpr bool is_commutative_v = requires { requires M::commutative; };
 
 /// Whether a scan writes, at position i, the combination of items [0, i] or [0, i).
 enum class scan_kind { inclusive, exclusive };

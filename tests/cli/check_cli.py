@@ -76,7 +76,8 @@ def bench_cases():
             ("compact", []), ("compact", ["--op", "select_flagged"]), ("compact", ["--op", "unique_count"]),
             ("compact", ["--op", "nonzero"]), ("compact", ["--op", "partition", "--selectivity", "0.5"]),
             ("sort", []), ("sort", ["--type", "i64", "--pairs", "--value-bytes", "8"]),
-            ("histogram", []), ("histogram", ["--type", "f32", "--bins", "300", "--bins-kind", "range"])]
+            ("histogram", []), ("histogram", ["--type", "f32", "--bins", "300", "--bins-kind", "range"]),
+            ("reduce", []), ("reduce", ["--type", "i64", "--op", "argmax"]), ("reduce", ["--op", "min_max"])]
 
 
 def sweep_cases():
@@ -84,7 +85,8 @@ def sweep_cases():
             ("compact", ["--op", "nonzero", "--min-log", "8", "--max-log", "9"]),
             ("sort", ["--min-log", "8", "--max-log", "10"]),
             ("histogram", ["--over", "bins", "--min-log", "0", "--max-log", "4", "-n", "5000"]),
-            ("histogram", ["--over", "size", "--min-log", "8", "--max-log", "10"])]
+            ("histogram", ["--over", "size", "--min-log", "8", "--max-log", "10"]),
+            ("reduce", ["--min-log", "8", "--max-log", "10"])]
 
 
 def run_json(args, path):
@@ -124,7 +126,7 @@ def group_json():
 
 def group_verify():
     gpu = has_gpu()
-    for prim in ("scan", "compact", "sort", "histogram"):
+    for prim in ("scan", "compact", "sort", "histogram", "reduce"):
         args = ["verify", prim, "--cases", "6", "--seed", "1"]
         rc, out, err = run(args)
         lines = out.rstrip("\n").splitlines()

@@ -6,6 +6,7 @@
 
 #include "compact/commands.hpp"
 #include "histogram/commands.hpp"
+#include "reduce/commands.hpp"
 #include "scan/commands.hpp"
 #include "sort/commands.hpp"
 
@@ -23,5 +24,8 @@ int run_histogram_verify(const histogram_verify_options&) { std::abort(); }
 int run_sort_bench(const sort_bench_options&) { std::abort(); }
 int run_sort_sweep(const sort_sweep_options&) { std::abort(); }
 int run_sort_verify(const sort_verify_options&) { std::abort(); }
+int run_reduce_bench(const reduce_bench_options&) { std::abort(); }
+int run_reduce_sweep(const reduce_sweep_options&) { std::abort(); }
+int run_reduce_verify(const reduce_verify_options&) { std::abort(); }
 
 }  // namespace scankit::tools

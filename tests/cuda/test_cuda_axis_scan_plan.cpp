@@ -1,6 +1,6 @@
 // plan_axis_scan (scankit/cuda/detail/axis_scan/plan.hpp) on the host: a pure function of the
-// shape, the item size and the device description, so it is checked here without a GPU (and
-// in CPU-only builds). Pinned plans guard the launch shapes; random shapes check the invariants
+// shape, the item size and the device description, so it is checked here without a GPU.
+// Pinned plans guard the launch shapes; random shapes check the invariants
 // the kernels rely on.
 #include <gtest/gtest.h>
 
