@@ -4,7 +4,9 @@
 // operator, argmin/argmax (ties, NaN) and min_max, every path (one block, two passes,
 // item-by-item loads, misaligned inputs, forced grids), the host-result and host-container
 // calls (chunked by a memory limit), the same bits run to run, and bad arguments (which must
-// leave the output untouched). Without a GPU every test skips.
+// leave the output untouched). Without a GPU every test skips. Inputs are uploaded on the
+// test's own stream: a plain cudaMemcpy from pageable memory may return before its DMA is
+// done, and a non-blocking stream does not wait for it.
 //
 // The affine test monoid is instantiated here from scankit/cuda/reduce.cuh, as a user's .cu
 // file would.
@@ -43,8 +45,8 @@ class CudaReduce : public cuda_stream_test<int> {
     ws_.reserve(ws_bytes);
     out_.reserve(sizeof(U));
     T* d_in = data_.as<T>() + offset;
-    if (n > 0) ck(cudaMemcpy(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice));
-    ck(cudaMemset(out_.p, 0xab, sizeof(U)));
+    if (n > 0) ck(cudaMemcpyAsync(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    ck(cudaMemsetAsync(out_.p, 0xab, sizeof(U), stream_));
     dr::run(static_cast<const T*>(d_in), n, 0, f, op, out_.as<U>(), ws_.p, ws_bytes, stream_, cfg, o);
     ck(cudaStreamSynchronize(stream_));
     U r;
@@ -62,7 +64,7 @@ class CudaReduce : public cuda_stream_test<int> {
     ws_.reserve(ws_bytes);
     out_.reserve(sizeof(U));
     T* d_in = data_.as<T>() + offset;
-    if (n > 0) ck(cudaMemcpy(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice));
+    if (n > 0) ck(cudaMemcpyAsync(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice, stream_));
     skc::transform_reduce(static_cast<const T*>(d_in), n, f, op, out_.as<U>(), ws_.p, ws_bytes, stream_);
     U r;
     ck(cudaMemcpyAsync(&r, out_.p, sizeof(U), cudaMemcpyDeviceToHost, stream_));
@@ -139,7 +141,7 @@ TEST_P(CudaReduce, EveryTypeAndOperator) {
           data_.reserve(static_cast<std::size_t>(n) * sizeof(T));
           ws_.reserve(ws_bytes);
           out_.reserve(sizeof(T));
-          if (n > 0) ck(cudaMemcpy(data_.p, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice));
+          if (n > 0) ck(cudaMemcpyAsync(data_.p, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice, stream_));
           skc::reduce(data_.as<T>(), n, op, out_.as<T>(), ws_.p, ws_bytes, stream_);
           T got;
           ck(cudaMemcpyAsync(&got, out_.p, sizeof(T), cudaMemcpyDeviceToHost, stream_));
@@ -212,7 +214,7 @@ TEST_P(CudaReduce, HostResultAndHostContainers) {
   const auto in = random_values<std::int64_t>(1'000'003);
   const std::int64_t ref = sk::cpu::reduce_serial(in.data(), static_cast<std::int64_t>(in.size()), sk::sum<std::int64_t>{});
   data_.reserve(in.size() * sizeof(std::int64_t));
-  ck(cudaMemcpy(data_.p, in.data(), in.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice));
+  ck(cudaMemcpyAsync(data_.p, in.data(), in.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice, stream_));
   skc::workspace ws;
   EXPECT_EQ(skc::transform_reduce(data_.as<std::int64_t>(), static_cast<std::int64_t>(in.size()), sk::as_value{},
                                   sk::sum<std::int64_t>{}, ws, stream_),
@@ -250,8 +252,8 @@ TEST_P(CudaReduce, InvalidArgumentsWriteNothing) {
   data_.reserve(1 << 20);
   ws_.reserve(ws_bytes);
   out_.reserve(sizeof(int));
-  ck(cudaMemset(data_.p, 1, 1 << 20));
-  ck(cudaMemset(out_.p, 0x5a, sizeof(int)));
+  ck(cudaMemsetAsync(data_.p, 1, 1 << 20, stream_));
+  ck(cudaMemsetAsync(out_.p, 0x5a, sizeof(int), stream_));
   const int* d_in = data_.as<int>();
   int* d_out = out_.as<int>();
   EXPECT_THROW(skc::reduce(d_in, -1, sk::sum<int>{}, d_out, ws_.p, ws_bytes, stream_), sk::invalid_argument);
