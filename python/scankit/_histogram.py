@@ -83,7 +83,7 @@ def _even_bins(a, nb, rng, st):
 
 
 def _edge_arithmetic(edges, first, last, bins, st):
-    """0 when numpy computed the edges in double (numpy_bins.hpp's default), 1 when in float32
+    """0 when numpy computed the edges in double (scankit/histogram_numpy.hpp's default), 1 when in float32
     (numpy 2 with float32 bounds), None when neither reproduces them bit for bit."""
     level = np.dtype(st) if st in ("float32", "float64") else np.dtype(np.float64)
     if edges.dtype.kind != "f" or not np.array_equal(edges.astype(level).astype(edges.dtype), edges):

@@ -220,7 +220,7 @@ SK_API int sk_fill_tail(const sk_fill_tail_args* args);
  * x in bin i when edges[i] <= x < edges[i+1], the last bin closed; NaN and samples outside
  * [lower, upper] are not counted. mode bit 1: the edges computed in float32 arithmetic, as
  * numpy 2's linspace does for float32 bounds; bit 2: float32 samples always take the double
- * arithmetic, never the float32 one that is used where it gives the same bins (numpy_bins.hpp).
+ * arithmetic, never the float32 one that is used where it gives the same bins (scankit/histogram_numpy.hpp).
  * Types: uint8, uint16, int32, uint32, int64, float32/64. */
 typedef struct sk_histogram_even_args {
   int64_t device, dtype;

@@ -5,7 +5,7 @@
 //
 // Layering: scan() (entry: checks arguments) -> dispatch by algorithm -> the algorithm's host
 // driver (detail/<algorithm>.cuh; decoupled-lookback: detail/scan/launch.cuh) -> its kernels ->
-// block/warp primitives (common.cuh).
+// block and warp primitives (detail/block/, detail/warp/).
 #pragma once
 
 #include <algorithm>

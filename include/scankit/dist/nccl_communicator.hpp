@@ -456,8 +456,8 @@ class nccl_communicator {
   /// Polls done() until it holds; checks NCCL's asynchronous errors meanwhile; aborts and
   /// throws on an error or after the timeout. The first milliseconds of a wait poll with only a
   /// yield between polls, as the waits inside a call are as long as the GPU work they wait for
-  /// (a local reduce or sort: 0.1 to a few ms) and a sleep of 20 us oversleeps by tens of
-  /// microseconds (timer slack), which the call would pay at every exchange; a longer wait then
+  /// (a local reduce or sort) and a short sleep oversleeps by the timer's slack, which the
+  /// call would pay at every exchange; a longer wait then
   /// sleeps between polls, to leave the core to others.
   template <class Done>
   void wait(Done done, const char* what, const char* operation) {

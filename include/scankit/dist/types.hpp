@@ -72,8 +72,8 @@ struct sort_config {
 };
 
 /// The radix sort's exchange parts by default: the first part's exchange is not hidden, and
-/// each part's sort adds a few launches and smaller segments. 2^29 uint32 keys over 2 H200s:
-/// 6.58, 6.38, 6.01, 6.21 and 6.90 ms with 1, 2, 4, 8 and 16 parts.
+/// each part's sort adds a few launches and smaller segments; four balance the two
+/// (docs/TUNING.md, distributed).
 inline constexpr int radix_exchange_parts = 4;
 
 inline constexpr std::int64_t default_samples_per_rank = 1024;

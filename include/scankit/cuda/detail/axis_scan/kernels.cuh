@@ -14,7 +14,7 @@ namespace scankit::cuda::detail::axis_scan {
 inline constexpr unsigned full_mask = 0xffffffffu;
 
 // Shuffles of any item (cols<T, C> too), one 32-bit word at a time where the hardware has no
-// overload: the library's warp primitives (common.cuh).
+// overload: the library's warp primitives (detail/warp/shuffle.cuh).
 using detail::shfl_idx;
 using detail::shfl_up;
 using detail::warp_inclusive_scan;

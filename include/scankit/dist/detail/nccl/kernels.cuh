@@ -28,9 +28,8 @@ inline void check_launch(const char* kernel, const char* operation) {
 // warp's running value takes its chunks in order. The block then combines its warps in order,
 // and a second launch of one block combines the blocks in order. So every combination is
 // op(earlier, later): any monoid, commutative or not. Per chunk a warp pays a handful of
-// shuffles and no block barrier, so the loads stay in flight: 2^28 int32 reduce in 0.266 ms on an
-// H200 (4.0 TB/s read), where a block-wide combine per tile (two barriers for 8 KiB) took 0.398 ms
-// (2.7 TB/s; the copy of the same GiB runs at 4.2 TB/s read + write).
+// shuffles and no block barrier, so the loads stay in flight, where a block-wide combine per
+// tile (two barriers a tile) stalls them (docs/TUNING.md, distributed).
 
 inline constexpr int reduce_threads = 256;
 
