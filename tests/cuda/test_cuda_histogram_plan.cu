@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/described_devices.hpp"
 #include "scankit/cuda/detail/histogram/plan.hpp"
 
 namespace {
@@ -22,22 +24,28 @@ using cuda::detail::device_info;
 namespace hist = cuda::detail::hist;
 using strategy = histogram_plan::strategy;
 
-constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
 
+/// A described device (tests/common/described_devices.hpp).
 struct described {
   const char* name;
   device_info dev;
 };
 
+const std::vector<described>& devices();
+
+/// The described device of that name.
+const described& by_name(const char* name) {
+  for (const described& d : devices())
+    if (std::string(d.name) == name) return d;
+  throw std::invalid_argument(std::string("no described device ") + name);
+}
+
 const std::vector<described>& devices() {
-  static const std::vector<described> d = {
-      {"sm90_132sm_227k", {.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * KiB, .smem_per_sm = 228 * KiB,
-                           .l2_bytes = 50 * MiB}},
-      {"sm80_108sm_163k", {.arch = 80, .sm_count = 108, .smem_per_block_optin = 163 * KiB, .smem_per_sm = 164 * KiB,
-                           .l2_bytes = 40 * MiB}},
-      {"sm120_46sm_99k", {.arch = 120, .sm_count = 46, .smem_per_block_optin = 99 * KiB, .smem_per_sm = 100 * KiB,
-                          .l2_bytes = 32 * MiB}},
-  };
+  static const std::vector<described> d = [] {
+    std::vector<described> v;
+    for (const auto& x : scankit::test::described_devices()) v.push_back({x.name, x.info});
+    return v;
+  }();
   return d;
 }
 
@@ -157,20 +165,20 @@ TEST(CudaHistogramPlan, ChoicesForDescribedDevices) {
   // adaptive's automatic choices on each described device (a change to the table or the plan
   // shows here first).
   struct row {
-    int device;
+    const char* device;
     std::size_t sample_bytes;
     std::int64_t bins;
     strategy kind;
     int copies, block;
   };
   const row rows[] = {
-      {0, 1, 256, strategy::shared32_lanes, 32, 512},   {0, 4, 64, strategy::shared32, 16, 512},
-      {0, 4, 4096, strategy::shared32, 1, 512},         {0, 4, 100000, strategy::shared16, 1, 1024},
-      {0, 2, std::int64_t{1} << 20, strategy::global_strided, 1, 256},
-      {2, 4, 25345, strategy::shared16, 1, 1024},  // 32-bit counters no longer fit
+      {"sm90_132sms", 1, 256, strategy::shared32_lanes, 32, 512},   {"sm90_132sms", 4, 64, strategy::shared32, 16, 512},
+      {"sm90_132sms", 4, 4096, strategy::shared32, 1, 512},         {"sm90_132sms", 4, 100000, strategy::shared16, 1, 1024},
+      {"sm90_132sms", 2, std::int64_t{1} << 20, strategy::global_strided, 1, 256},
+      {"sm120_46sms", 4, 25345, strategy::shared16, 1, 1024},  // 32-bit counters no longer fit
   };
   for (const row& r : rows) {
-    const described& d = devices()[static_cast<std::size_t>(r.device)];
+    const described& d = by_name(r.device);
     SCOPED_TRACE(std::string(d.name) + " samples " + std::to_string(r.sample_bytes) + " bins " +
                  std::to_string(r.bins));
     const histogram_plan p = hist::plan_histogram_for(r.bins, r.sample_bytes, {}, d.dev);

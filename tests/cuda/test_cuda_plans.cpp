@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/described_devices.hpp"
 #include "scankit/cuda/detail/compact/plan.cuh"
 #include "scankit/cuda/detail/launch_checks.hpp"
 #include "scankit/cuda/detail/scan/plan.cuh"
@@ -26,7 +27,7 @@ namespace dc = scankit::cuda::detail::compact;
 using skc::compact_tile;
 using skc::scan_path;
 
-constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
+constexpr std::size_t KiB = 1024;
 
 /// A described device, with what the library's kernels can do there.
 struct described {
@@ -36,25 +37,14 @@ struct described {
   int blocked_max_threads;  // the widest blocked-tile block whose shared memory fits
 };
 
+/// The shared descriptions (tests/common/described_devices.hpp), with what the kernels can do
+/// on each: sm_90 code runs from compute capability 9.0 on; the widest blocked tile whose
+/// shared memory fits is 1,024 threads from 163 KiB a block, 512 below.
 std::vector<described> devices() {
-  return {
-      {"sm90_132sms", {.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * KiB, .smem_per_sm = 228 * KiB,
-                       .l2_bytes = 50 * MiB, .memory_bus_bits = 5120, .memory_clock_khz = 2619000},
-       true, 1024},
-      {"sm90_132sms_faster_memory", {.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * KiB,
-                                     .smem_per_sm = 228 * KiB, .l2_bytes = 50 * MiB, .memory_bus_bits = 6144,
-                                     .memory_clock_khz = 3201000},
-       true, 1024},
-      {"sm80_108sms", {.arch = 80, .sm_count = 108, .smem_per_block_optin = 163 * KiB, .smem_per_sm = 164 * KiB,
-                       .l2_bytes = 40 * MiB, .memory_bus_bits = 5120, .memory_clock_khz = 1593000},
-       false, 1024},
-      {"sm89_46sms", {.arch = 89, .sm_count = 46, .smem_per_block_optin = 99 * KiB, .smem_per_sm = 100 * KiB,
-                      .l2_bytes = 32 * MiB, .memory_bus_bits = 192, .memory_clock_khz = 10501000},
-       false, 512},
-      {"sm120_46sms", {.arch = 120, .sm_count = 46, .smem_per_block_optin = 99 * KiB, .smem_per_sm = 100 * KiB,
-                       .l2_bytes = 32 * MiB, .memory_bus_bits = 192, .memory_clock_khz = 14001000},
-       true, 512},
-  };
+  std::vector<described> v;
+  for (const auto& d : scankit::test::described_devices())
+    v.push_back({d.name, d.info, d.info.arch >= 90, d.info.smem_per_block_optin >= 163 * KiB ? 1024 : 512});
+  return v;
 }
 
 /// Sizes around a tile of `tile` items, plus the edges every plan must handle.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/described_devices.hpp"
 #include "scankit/cuda/detail/reduce/plan.hpp"
 
 namespace {
@@ -15,14 +16,12 @@ namespace skc = scankit::cuda;
 namespace dr = scankit::cuda::detail::reduce;
 using scankit::cuda::detail::device_info;
 
+/// The shared descriptions, and one older than any tuning table's entry.
 std::vector<device_info> devices() {
-  return {
-      {90, 132, 227 << 10, 228 << 10, 50 << 20, 5120, 2619000},  // H100 SXM-like
-      {90, 132, 227 << 10, 228 << 10, 60 << 20, 6144, 3201000},  // H200-like
-      {80, 108, 163 << 10, 164 << 10, 40 << 20, 5120, 1215000},  // A100-like
-      {120, 46, 99 << 10, 100 << 10, 48 << 20, 256, 14000000},   // a small consumer part
-      {70, 80, 96 << 10, 96 << 10, 6 << 20, 4096, 877000},       // older than any table entry
-  };
+  std::vector<device_info> v;
+  for (const auto& d : scankit::test::described_devices()) v.push_back(d.info);
+  v.push_back({70, 80, 96 << 10, 96 << 10, 6 << 20, 4096, 877000});
+  return v;
 }
 
 const std::vector<std::int64_t> sizes = {0,    1,    2,    3,     127,       128,        129,

@@ -10,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/described_devices.hpp"
 #include "scankit/cuda/detail/sort/launch.cuh"
 
 namespace {
@@ -22,22 +24,28 @@ using namespace scankit::cuda;
 using cuda::detail::device_info;
 namespace radix = cuda::detail::radix;
 
-constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
 
+/// A described device (tests/common/described_devices.hpp).
 struct described {
   const char* name;
   device_info dev;
 };
 
+const std::vector<described>& devices();
+
+/// The described device of that name.
+const described& by_name(const char* name) {
+  for (const described& d : devices())
+    if (std::string(d.name) == name) return d;
+  throw std::invalid_argument(std::string("no described device ") + name);
+}
+
 const std::vector<described>& devices() {
-  static const std::vector<described> d = {
-      {"sm90_132sm_227k", {.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * KiB, .smem_per_sm = 228 * KiB,
-                           .l2_bytes = 50 * MiB}},
-      {"sm80_108sm_163k", {.arch = 80, .sm_count = 108, .smem_per_block_optin = 163 * KiB, .smem_per_sm = 164 * KiB,
-                           .l2_bytes = 40 * MiB}},
-      {"sm120_46sm_99k", {.arch = 120, .sm_count = 46, .smem_per_block_optin = 99 * KiB, .smem_per_sm = 100 * KiB,
-                          .l2_bytes = 32 * MiB}},
-  };
+  static const std::vector<described> d = [] {
+    std::vector<described> v;
+    for (const auto& x : scankit::test::described_devices()) v.push_back({x.name, x.info});
+    return v;
+  }();
   return d;
 }
 
@@ -220,7 +228,7 @@ TEST(CudaSortPlan, ChoicesForDescribedDevices) {
   // The automatic choices the tuning table makes on each described device (a change to the
   // table or the plan shows here first).
   struct row {
-    int device;
+    const char* device;
     std::size_t kb, vb;
     std::int64_t n;
     sort_tile tile;
@@ -229,20 +237,20 @@ TEST(CudaSortPlan, ChoicesForDescribedDevices) {
   };
   constexpr std::int64_t M = std::int64_t{1} << 20;
   const row rows[] = {
-      {0, 4, 0, 256 * M, sort_tile::main, false, 512, 22},
-      {0, 4, 4, 256 * M, sort_tile::large, false, 512, 40},
-      {0, 4, 4, 16 * M - 1, sort_tile::main, false, 384, 28},
-      {0, 4, 0, 4096, sort_tile::one_block, false, 256, 16},
-      {0, 1, 0, M, sort_tile::counting, false, 0, 0},
-      {0, 1, 8, 100000, sort_tile::small, false, 256, 8},
-      {0, 8, 16, 256 * M, sort_tile::large, false, 384, 16},
-      {1, 4, 4, 256 * M, sort_tile::main, false, 384, 28},  // the large tile needs more shared memory
-      {1, 8, 16, 256 * M, sort_tile::large, false, 384, 16},
-      {2, 4, 4, M, sort_tile::main, true, 384, 12},  // main's reduced stand-in
-      {2, 8, 16, 256 * M, sort_tile::main, false, 256, 8},
+      {"sm90_132sms", 4, 0, 256 * M, sort_tile::main, false, 512, 22},
+      {"sm90_132sms", 4, 4, 256 * M, sort_tile::large, false, 512, 40},
+      {"sm90_132sms", 4, 4, 16 * M - 1, sort_tile::main, false, 384, 28},
+      {"sm90_132sms", 4, 0, 4096, sort_tile::one_block, false, 256, 16},
+      {"sm90_132sms", 1, 0, M, sort_tile::counting, false, 0, 0},
+      {"sm90_132sms", 1, 8, 100000, sort_tile::small, false, 256, 8},
+      {"sm90_132sms", 8, 16, 256 * M, sort_tile::large, false, 384, 16},
+      {"sm80_108sms", 4, 4, 256 * M, sort_tile::main, false, 384, 28},  // the large tile needs more shared memory
+      {"sm80_108sms", 8, 16, 256 * M, sort_tile::large, false, 384, 16},
+      {"sm120_46sms", 4, 4, M, sort_tile::main, true, 384, 12},  // main's reduced stand-in
+      {"sm120_46sms", 8, 16, 256 * M, sort_tile::main, false, 256, 8},
   };
   for (const row& r : rows) {
-    const described& d = devices()[static_cast<std::size_t>(r.device)];
+    const described& d = by_name(r.device);
     SCOPED_TRACE(std::string(d.name) + " n=" + std::to_string(r.n) + " keys " + std::to_string(r.kb) + " values " +
                  std::to_string(r.vb));
     const sort_plan p = radix::plan_for(r.n, r.kb, r.vb, 0, static_cast<int>(8 * r.kb), {}, d.dev);
