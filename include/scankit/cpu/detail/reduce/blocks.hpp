@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "scankit/cpu/detail/parallel.hpp"
 #include "scankit/cpu/detail/reduce/plan.hpp"
 #include "scankit/ops.hpp"
 
@@ -48,10 +49,16 @@ value_t<Op> fold_blocks(const T* in, std::int64_t n, F f, Op op, const plan& p) 
     return r;
   }
   std::vector<U> partial(static_cast<std::size_t>(p.blocks), op.identity());
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, p.blocks), [&](const tbb::blocked_range<std::int64_t>& r) {
+  auto fold = [&](const tbb::blocked_range<std::int64_t>& r) {
     for (std::int64_t b = r.begin(); b < r.end(); ++b)
       partial[static_cast<std::size_t>(b)] = fold_block(in, b * p.block_items, std::min(n, (b + 1) * p.block_items), f, op);
-  });
+  };
+  // Through the fence: the tasks read the caller's captures, the caller their results.
+  fenced_region<decltype(fold)> region(fold);
+  {
+    typename fenced_region<decltype(fold)>::scope open(region);
+    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, p.blocks), region.template get_body<0>());
+  }
   U r = op.identity();
   for (const U& x : partial) r = op(r, x);
   return r;
