@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "scankit/cuda/detail/device_info.hpp"
@@ -31,6 +33,13 @@ inline const std::vector<described_device>& described_devices() {
                        .l2_bytes = 32 * MiB, .memory_bus_bits = 192, .memory_clock_khz = 14001000}},
   };
   return d;
+}
+
+/// The described device of that name (throws for an unknown name, so a typo fails the test).
+inline const described_device& described_device_named(const char* name) {
+  for (const described_device& d : described_devices())
+    if (std::string(d.name) == name) return d;
+  throw std::invalid_argument(std::string("no described device ") + name);
 }
 
 }  // namespace scankit::test

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,30 +23,9 @@ using cuda::detail::device_info;
 namespace hist = cuda::detail::hist;
 using strategy = histogram_plan::strategy;
 
-
-/// A described device (tests/common/described_devices.hpp).
-struct described {
-  const char* name;
-  device_info dev;
-};
-
-const std::vector<described>& devices();
-
-/// The described device of that name.
-const described& by_name(const char* name) {
-  for (const described& d : devices())
-    if (std::string(d.name) == name) return d;
-  throw std::invalid_argument(std::string("no described device ") + name);
-}
-
-const std::vector<described>& devices() {
-  static const std::vector<described> d = [] {
-    std::vector<described> v;
-    for (const auto& x : scankit::test::described_devices()) v.push_back({x.name, x.info});
-    return v;
-  }();
-  return d;
-}
+using described = scankit::test::described_device;
+const std::vector<described>& devices() { return scankit::test::described_devices(); }
+const described& by_name(const char* name) { return scankit::test::described_device_named(name); }
 
 /// Bin counts around every layout's limit on this device and the tuning's thresholds.
 std::vector<std::int64_t> bins_for(std::size_t sample_bytes, const device_info& dev) {
@@ -75,7 +53,7 @@ bool same(const histogram_plan& a, const histogram_plan& b) {
 TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
   for (const described& d : devices())
     for (std::size_t sb : {1, 2, 4, 8})
-      for (std::int64_t bins : bins_for(sb, d.dev))
+      for (std::int64_t bins : bins_for(sb, d.info))
         for (histogram_algorithm a : all_histogram_algorithms)
           for (histogram_layout l : all_histogram_layouts)
             for (int block : {0, 64, 256, 1024}) {
@@ -86,14 +64,14 @@ TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
               const auto bytes32 = static_cast<std::size_t>(bins + 1) * 4;
               const bool privatized =
                   a == histogram_algorithm::shared_privatized || a == histogram_algorithm::shared_aggregated;
-              if (privatized && bytes32 > d.dev.smem_per_block_optin) {
-                EXPECT_THROW(hist::plan_histogram_for(bins, sb, opts, d.dev), invalid_argument);
+              if (privatized && bytes32 > d.info.smem_per_block_optin) {
+                EXPECT_THROW(hist::plan_histogram_for(bins, sb, opts, d.info), invalid_argument);
                 continue;
               }
-              const histogram_plan p = hist::plan_histogram_for(bins, sb, opts, d.dev);
-              ASSERT_TRUE(same(p, hist::plan_histogram_for(bins, sb, opts, d.dev)));
+              const histogram_plan p = hist::plan_histogram_for(bins, sb, opts, d.info);
+              ASSERT_TRUE(same(p, hist::plan_histogram_for(bins, sb, opts, d.info)));
               // Runs here: the counters fit a block's shared memory, and hold every bin.
-              EXPECT_LE(p.shared_bytes, d.dev.smem_per_block_optin);
+              EXPECT_LE(p.shared_bytes, d.info.smem_per_block_optin);
               EXPECT_GE(p.block_size, 64);
               EXPECT_LE(p.block_size, 1024);
               EXPECT_EQ(p.block_size % 32, 0);
@@ -122,8 +100,8 @@ TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
               }
               if (a != histogram_algorithm::adaptive) continue;
               // A forced layout is taken where its counters fit, else the automatic choice stands.
-              const std::size_t optin = d.dev.smem_per_block_optin;
-              const int shared_block = block ? block : hist::histogram_tuning_for(sb, d.dev.arch).shared_block;
+              const std::size_t optin = d.info.smem_per_block_optin;
+              const int shared_block = block ? block : hist::histogram_tuning_for(sb, d.info.arch).shared_block;
               bool taken = false;
               switch (l) {
                 case histogram_layout::automatic: continue;
@@ -136,7 +114,7 @@ TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
               if (!taken) {
                 histogram_options automatic = opts;
                 automatic.layout = histogram_layout::automatic;
-                EXPECT_TRUE(same(p, hist::plan_histogram_for(bins, sb, automatic, d.dev)));
+                EXPECT_TRUE(same(p, hist::plan_histogram_for(bins, sb, automatic, d.info)));
                 continue;
               }
               switch (l) {
@@ -154,7 +132,7 @@ TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
 }
 
 TEST(CudaHistogramPlan, BadRequestsThrow) {
-  const device_info& dev = devices().front().dev;
+  const device_info& dev = devices().front().info;
   EXPECT_THROW(hist::plan_histogram_for(0, 4, {}, dev), invalid_argument);
   EXPECT_THROW(hist::plan_histogram_for(-1, 4, {}, dev), invalid_argument);
   for (int block : {-64, 32, 96, 2048})
@@ -181,7 +159,7 @@ TEST(CudaHistogramPlan, ChoicesForDescribedDevices) {
     const described& d = by_name(r.device);
     SCOPED_TRACE(std::string(d.name) + " samples " + std::to_string(r.sample_bytes) + " bins " +
                  std::to_string(r.bins));
-    const histogram_plan p = hist::plan_histogram_for(r.bins, r.sample_bytes, {}, d.dev);
+    const histogram_plan p = hist::plan_histogram_for(r.bins, r.sample_bytes, {}, d.info);
     EXPECT_EQ(p.kind, r.kind);
     EXPECT_EQ(p.copies, r.copies);
     EXPECT_EQ(p.block_size, r.block);

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,30 +23,9 @@ using namespace scankit::cuda;
 using cuda::detail::device_info;
 namespace radix = cuda::detail::radix;
 
-
-/// A described device (tests/common/described_devices.hpp).
-struct described {
-  const char* name;
-  device_info dev;
-};
-
-const std::vector<described>& devices();
-
-/// The described device of that name.
-const described& by_name(const char* name) {
-  for (const described& d : devices())
-    if (std::string(d.name) == name) return d;
-  throw std::invalid_argument(std::string("no described device ") + name);
-}
-
-const std::vector<described>& devices() {
-  static const std::vector<described> d = [] {
-    std::vector<described> v;
-    for (const auto& x : scankit::test::described_devices()) v.push_back({x.name, x.info});
-    return v;
-  }();
-  return d;
-}
+using described = scankit::test::described_device;
+const std::vector<described>& devices() { return scankit::test::described_devices(); }
+const described& by_name(const char* name) { return scankit::test::described_device_named(name); }
 
 constexpr std::size_t key_sizes[] = {1, 2, 4, 8};
 constexpr std::size_t value_sizes[] = {0, 4, 8, 16};
@@ -110,25 +88,25 @@ TEST(CudaSortPlan, EveryPathRunsOnItsDeviceAndForcedPathsAreHonoured) {
   for (const described& d : devices())
     for (std::size_t kb : key_sizes)
       for (std::size_t vb : value_sizes) {
-        const radix::sort_tuning t = radix::sort_tuning_for(kb, vb, d.dev.arch);
-        for (std::int64_t n : sizes_for(kb, vb, d.dev))
+        const radix::sort_tuning t = radix::sort_tuning_for(kb, vb, d.info.arch);
+        for (std::int64_t n : sizes_for(kb, vb, d.info))
           for (bits r : ranges_for(kb))
             for (sort_algorithm a : all_sort_algorithms)
               for (sort_tile forced : all_sort_tiles) {
                 const sort_config cfg{.algorithm = a, .tile = forced};
                 SCOPED_TRACE(where(d, n, kb, vb, r, cfg));
-                const sort_plan p = radix::plan_for(n, kb, vb, r.begin, r.end, cfg, d.dev);
-                ASSERT_TRUE(same(p, radix::plan_for(n, kb, vb, r.begin, r.end, cfg, d.dev)));
+                const sort_plan p = radix::plan_for(n, kb, vb, r.begin, r.end, cfg, d.info);
+                ASSERT_TRUE(same(p, radix::plan_for(n, kb, vb, r.begin, r.end, cfg, d.info)));
                 EXPECT_EQ(p.algorithm, a);
                 EXPECT_EQ(p.copy_only, n <= 1 || r.begin == r.end);
-                EXPECT_EQ(p.tuning_arch, d.dev.arch >= 90 ? 90 : 80);
+                EXPECT_EQ(p.tuning_arch, d.info.arch >= 90 ? 90 : 80);
                 if (p.copy_only || a != sort_algorithm::onesweep) {
                   EXPECT_EQ(p.tile, sort_tile::automatic);
                   continue;
                 }
                 ASSERT_NE(p.tile, sort_tile::automatic);
                 // The path can run here: its shared memory (and the static reserve) fits.
-                EXPECT_LE(p.shared_bytes + radix::static_shared_reserve, d.dev.smem_per_block_optin);
+                EXPECT_LE(p.shared_bytes + radix::static_shared_reserve, d.info.smem_per_block_optin);
                 const bool full = r.begin == 0 && r.end == static_cast<int>(8 * kb);
                 switch (p.tile) {
                   case sort_tile::one_block:
@@ -158,7 +136,7 @@ TEST(CudaSortPlan, EveryPathRunsOnItsDeviceAndForcedPathsAreHonoured) {
                 }
                 // A forced path is taken wherever it applies, else the automatic choice stands.
                 const auto fits = [&](std::size_t bytes) {
-                  return bytes + radix::static_shared_reserve <= d.dev.smem_per_block_optin;
+                  return bytes + radix::static_shared_reserve <= d.info.smem_per_block_optin;
                 };
                 const radix::path_shared_bytes bytes = radix::shared_bytes_for(
                     kb, vb, radix::one_block_shape_for(std::min(n, t.one_block_limit()), t.one_block_items));
@@ -174,7 +152,7 @@ TEST(CudaSortPlan, EveryPathRunsOnItsDeviceAndForcedPathsAreHonoured) {
                 if (forced != sort_tile::automatic && applies) {
                   EXPECT_EQ(p.tile, forced);
                 } else {
-                  EXPECT_TRUE(same(p, radix::plan_for(n, kb, vb, r.begin, r.end, {.algorithm = a}, d.dev)));
+                  EXPECT_TRUE(same(p, radix::plan_for(n, kb, vb, r.begin, r.end, {.algorithm = a}, d.info)));
                 }
               }
       }
@@ -187,12 +165,12 @@ TEST(CudaSortPlan, WorkspaceHoldsTheBuffersAndNeverShrinks) {
         const int all = static_cast<int>(8 * kb);
         std::size_t last = 0;
         std::int64_t last_n = 0;
-        std::vector<std::int64_t> ns = sizes_for(kb, vb, d.dev);
+        std::vector<std::int64_t> ns = sizes_for(kb, vb, d.info);
         std::sort(ns.begin(), ns.end());
         for (std::int64_t n : ns) {
           SCOPED_TRACE(std::string(d.name) + " n=" + std::to_string(n) + " keys " + std::to_string(kb) + " values " +
                        std::to_string(vb));
-          const sort_plan p = radix::plan_for(n, kb, vb, 0, all, {}, d.dev);
+          const sort_plan p = radix::plan_for(n, kb, vb, 0, all, {}, d.info);
           const std::size_t bytes = radix::workspace_bytes(n, kb, vb, p);
           if (p.copy_only || p.tile == sort_tile::one_block) {
             EXPECT_EQ(bytes, 0u);
@@ -209,17 +187,17 @@ TEST(CudaSortPlan, NarrowPositions) {
   for (const described& d : devices())
     for (std::size_t kb : key_sizes) {
       const int all = static_cast<int>(8 * kb);
-      const radix::sort_tuning t = radix::sort_tuning_for(kb, 4, d.dev.arch);
+      const radix::sort_tuning t = radix::sort_tuning_for(kb, 4, d.info.arch);
       for (std::int64_t n : {std::int64_t{2}, t.narrow_positions_from, std::int64_t{1} << 32,
                              (std::int64_t{1} << 32) + 1}) {
         SCOPED_TRACE(std::string(d.name) + " n=" + std::to_string(n) + " keys " + std::to_string(kb));
-        EXPECT_FALSE(radix::narrow_positions(n, kb, 0, all, {.positions = sort_positions::wide}, d.dev));
-        const bool narrow = radix::narrow_positions(n, kb, 0, all, {.positions = sort_positions::narrow}, d.dev);
-        const sort_plan p = radix::plan_for(n, kb, 4, 0, all, {}, d.dev);
+        EXPECT_FALSE(radix::narrow_positions(n, kb, 0, all, {.positions = sort_positions::wide}, d.info));
+        const bool narrow = radix::narrow_positions(n, kb, 0, all, {.positions = sort_positions::narrow}, d.info);
+        const sort_plan p = radix::plan_for(n, kb, 4, 0, all, {}, d.info);
         EXPECT_EQ(narrow, n <= (std::int64_t{1} << 32) && !p.copy_only && is_onesweep_tile(p.tile));
-        const bool automatic = radix::narrow_positions(n, kb, 0, all, {}, d.dev);
+        const bool automatic = radix::narrow_positions(n, kb, 0, all, {}, d.info);
         if (automatic) EXPECT_TRUE(narrow && t.narrow_positions_from > 0 && n >= t.narrow_positions_from);
-        EXPECT_EQ(automatic, radix::narrow_positions(n, kb, 0, all, {}, d.dev));
+        EXPECT_EQ(automatic, radix::narrow_positions(n, kb, 0, all, {}, d.info));
       }
     }
 }
@@ -253,7 +231,7 @@ TEST(CudaSortPlan, ChoicesForDescribedDevices) {
     const described& d = by_name(r.device);
     SCOPED_TRACE(std::string(d.name) + " n=" + std::to_string(r.n) + " keys " + std::to_string(r.kb) + " values " +
                  std::to_string(r.vb));
-    const sort_plan p = radix::plan_for(r.n, r.kb, r.vb, 0, static_cast<int>(8 * r.kb), {}, d.dev);
+    const sort_plan p = radix::plan_for(r.n, r.kb, r.vb, 0, static_cast<int>(8 * r.kb), {}, d.info);
     EXPECT_EQ(p.tile, r.tile);
     EXPECT_EQ(p.reduced, r.reduced);
     EXPECT_EQ(p.block, r.block);
