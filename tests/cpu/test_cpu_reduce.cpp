@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/reduce_test_util.hpp"
 #include "common/test_util.hpp"
 #include "scankit/cpu/reduce.hpp"
 
@@ -33,22 +34,8 @@ std::vector<std::int64_t> reduce_sizes(std::size_t item_bytes) {
 template <class Op>
 void check_reduce(const std::vector<sk::value_t<Op>>& in, Op op, const skc::reduce_config& cfg) {
   using T = sk::value_t<Op>;
-  const auto n = static_cast<std::int64_t>(in.size());
-  const T got = skc::reduce(in.data(), n, op, cfg);
-  if constexpr (std::is_floating_point_v<T> && has_wide_reference<Op>()) {
-    long double ref = 0;
-    reference_wide(in, op, sk::scan_kind::inclusive, op.identity(), &ref);
-    double abs_sum = 0;
-    for (T x : in) abs_sum += std::abs(static_cast<double>(x));
-    const std::string_view name = Op::name;
-    const double tol = name == "prod" ? 8.0 * std::numeric_limits<T>::epsilon() * std::abs(static_cast<double>(ref)) * (n + 2)
-                       : name == "sum" ? float_tolerance<T>(abs_sum, static_cast<double>(ref), n)
-                                       : 0.0;
-    EXPECT_TRUE(static_cast<long double>(got) == ref || std::abs(static_cast<double>(got) - static_cast<double>(ref)) <= tol)
-        << Op::name << " n=" << n << ": got " << got << ", reference " << static_cast<double>(ref);
-  } else {
-    EXPECT_TRUE(got == skc::reduce_serial(in.data(), n, op)) << Op::name << " n=" << n;
-  }
+  const T got = skc::reduce(in.data(), static_cast<std::int64_t>(in.size()), op, cfg);
+  EXPECT_TRUE(matches_reduction(in, got, op));
 }
 
 TEST(CpuReduce, EveryTypeAndOperator) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/cuda_test_util.hpp"
+#include "common/reduce_test_util.hpp"
 #include "scankit/cpu/reduce.hpp"
 #include "scankit/cuda/reduce.cuh"
 
@@ -101,30 +102,6 @@ std::vector<std::int64_t> reduce_sizes(std::size_t item_bytes) {
                     quick() ? (std::int64_t{1} << 20) : (std::int64_t{1} << 23));
 }
 
-/// Whether `got` is the reduction of `in` by op (exact, or within the stated float tolerance).
-template <class Op>
-::testing::AssertionResult matches(const std::vector<sk::value_t<Op>>& in, sk::value_t<Op> got, Op op) {
-  using T = sk::value_t<Op>;
-  const auto n = static_cast<std::int64_t>(in.size());
-  if constexpr (std::is_floating_point_v<T> && has_wide_reference<Op>()) {
-    long double ref = 0;
-    reference_wide(in, op, sk::scan_kind::inclusive, op.identity(), &ref);
-    double abs_sum = 0;
-    for (T x : in) abs_sum += std::abs(static_cast<double>(x));
-    const std::string_view name = Op::name;
-    const double tol = name == "prod" ? 8.0 * std::numeric_limits<T>::epsilon() * std::abs(static_cast<double>(ref)) * (n + 2)
-                       : name == "sum" ? float_tolerance<T>(abs_sum, static_cast<double>(ref), n)
-                                       : 0.0;
-    if (static_cast<long double>(got) == ref || std::abs(static_cast<double>(got) - static_cast<double>(ref)) <= tol)
-      return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << Op::name << " n=" << n << ": got " << got << ", reference "
-                                         << static_cast<double>(ref) << " (tolerance " << tol << ")";
-  } else {
-    if (got == sk::cpu::reduce_serial(in.data(), n, op)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << Op::name << " n=" << n << " differs from the serial reference";
-  }
-}
-
 TEST_P(CudaReduce, EveryTypeAndOperator) {
   for (sk::dtype t : sk::all_dtypes)
     for (sk::op_kind o : sk::all_op_kinds) {
@@ -146,7 +123,7 @@ TEST_P(CudaReduce, EveryTypeAndOperator) {
           T got;
           ck(cudaMemcpyAsync(&got, out_.p, sizeof(T), cudaMemcpyDeviceToHost, stream_));
           ck(cudaStreamSynchronize(stream_));
-          EXPECT_TRUE(matches(in, got, op));
+          EXPECT_TRUE(matches_reduction(in, got, op));
         }
       });
     }
@@ -166,11 +143,11 @@ TEST_P(CudaReduce, EveryPath) {
           const dr::override_options o{scalar, grid};
           for (std::int64_t n : sizes) {
             const auto i32 = random_values<std::int32_t>(n);
-            EXPECT_TRUE(matches(i32, run(i32, sk::as_value{}, sk::sum<std::int32_t>{}, cfg, o, offset), sk::sum<std::int32_t>{}));
+            EXPECT_TRUE(matches_reduction(i32, run(i32, sk::as_value{}, sk::sum<std::int32_t>{}, cfg, o, offset), sk::sum<std::int32_t>{}));
             const auto f64 = random_values<double>(n);
-            EXPECT_TRUE(matches(f64, run(f64, sk::as_value{}, sk::sum<double>{}, cfg, o, offset), sk::sum<double>{}));
+            EXPECT_TRUE(matches_reduction(f64, run(f64, sk::as_value{}, sk::sum<double>{}, cfg, o, offset), sk::sum<double>{}));
             const auto f32 = random_values<float>(n);  // float min: combined in order (NaN-aware)
-            EXPECT_TRUE(matches(f32, run(f32, sk::as_value{}, sk::min<float>{}, cfg, o, offset), sk::min<float>{}));
+            EXPECT_TRUE(matches_reduction(f32, run(f32, sk::as_value{}, sk::min<float>{}, cfg, o, offset), sk::min<float>{}));
             const auto aff = random_affine(n);
             EXPECT_EQ(run(aff, sk::as_value{}, affine_compose{}, cfg, o, offset),
                       sk::cpu::reduce_serial(aff.data(), n, affine_compose{}))
