@@ -34,12 +34,11 @@ using namespace scankit::test;
 
 class CudaReduce : public cuda_stream_test<int> {
  protected:
-  /// Reduces `in` (copied to the device `offset` items past a 256-byte boundary) with f and op
-  /// through the detail entry (every path reachable), returning the result.
-  template <class T, class F, class Op>
-  sk::value_t<Op> run(const std::vector<T>& in, F f, Op op, const skc::reduce_config& cfg = {},
-                      const dr::override_options& o = {}, std::int64_t offset = 0) {
-    using U = sk::value_t<Op>;
+  /// Copies `in` to the device `offset` items past a 256-byte boundary, poisons the output,
+  /// calls reduce(d_in, n, d_out, d_workspace, workspace_bytes) on the test's stream and returns
+  /// the result.
+  template <class U, class T, class Reduce>
+  U reduce_on_device(const std::vector<T>& in, std::int64_t offset, Reduce&& reduce) {
     const auto n = static_cast<std::int64_t>(in.size());
     const std::size_t ws_bytes = skc::reduce_workspace_bytes(sizeof(U));
     data_.reserve((static_cast<std::size_t>(n + offset)) * sizeof(T));
@@ -48,29 +47,30 @@ class CudaReduce : public cuda_stream_test<int> {
     T* d_in = data_.as<T>() + offset;
     if (n > 0) ck(cudaMemcpyAsync(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice, stream_));
     ck(cudaMemsetAsync(out_.p, 0xab, sizeof(U), stream_));
-    dr::run(static_cast<const T*>(d_in), n, 0, f, op, out_.as<U>(), ws_.p, ws_bytes, stream_, cfg, o);
-    ck(cudaStreamSynchronize(stream_));
+    reduce(static_cast<const T*>(d_in), n, out_.as<U>(), ws_.p, ws_bytes);
     U r;
-    ck(cudaMemcpy(&r, out_.p, sizeof(U), cudaMemcpyDeviceToHost));
+    ck(cudaMemcpyAsync(&r, out_.p, sizeof(U), cudaMemcpyDeviceToHost, stream_));
+    ck(cudaStreamSynchronize(stream_));
     return r;
+  }
+
+  /// Reduces `in` with f and op through the detail entry (every path reachable).
+  template <class T, class F, class Op>
+  sk::value_t<Op> run(const std::vector<T>& in, F f, Op op, const skc::reduce_config& cfg = {},
+                      const dr::override_options& o = {}, std::int64_t offset = 0) {
+    using U = sk::value_t<Op>;
+    return reduce_on_device<U>(in, offset, [&](const T* d_in, std::int64_t n, U* d_out, void* ws, std::size_t bytes) {
+      dr::run(d_in, n, 0, f, op, d_out, ws, bytes, stream_, cfg, o);
+    });
   }
 
   /// The same through the public entry (transform_reduce, result in device memory).
   template <class T, class F, class Op>
   sk::value_t<Op> run_public(const std::vector<T>& in, F f, Op op, std::int64_t offset) {
     using U = sk::value_t<Op>;
-    const auto n = static_cast<std::int64_t>(in.size());
-    const std::size_t ws_bytes = skc::reduce_workspace_bytes(sizeof(U));
-    data_.reserve((static_cast<std::size_t>(n + offset)) * sizeof(T));
-    ws_.reserve(ws_bytes);
-    out_.reserve(sizeof(U));
-    T* d_in = data_.as<T>() + offset;
-    if (n > 0) ck(cudaMemcpyAsync(d_in, in.data(), static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice, stream_));
-    skc::transform_reduce(static_cast<const T*>(d_in), n, f, op, out_.as<U>(), ws_.p, ws_bytes, stream_);
-    U r;
-    ck(cudaMemcpyAsync(&r, out_.p, sizeof(U), cudaMemcpyDeviceToHost, stream_));
-    ck(cudaStreamSynchronize(stream_));
-    return r;
+    return reduce_on_device<U>(in, offset, [&](const T* d_in, std::int64_t n, U* d_out, void* ws, std::size_t bytes) {
+      skc::transform_reduce(d_in, n, f, op, d_out, ws, bytes, stream_);
+    });
   }
 
   /// argmin/argmax/min_max of v on the device against their serial loops (bit for bit).
