@@ -148,7 +148,7 @@ std::vector<segment_dist> all_dists() {
 }
 
 TEST_F(CudaSegments, EveryDistributionAndSize) {
-  const auto sizes = test_sizes({tile4, tile4 / 2}, quick() ? 200000 : 2000000, 2);
+  const auto sizes = test_sizes({tile4, tile4 / 2}, quick() ? 100000 : 600000, 1);
   const std::vector<double> means = sanitize_tier() ? std::vector<double>{8.0, 65536.0}
                                                     : std::vector<double>{1.0, 8.0, 256.0, 65536.0};
   for (auto d : all_dists())
