@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "scankit/cuda/detail/block/tile_scan.cuh"
@@ -142,6 +143,82 @@ __device__ __forceinline__ void store_once(T* p, const T& v) {
 
 __device__ __forceinline__ bool head_bit(const unsigned* heads, int i) { return (heads[i >> 5] >> (i & 31)) & 1u; }
 
+/// A warp shuffle up by one lane of a flag byte or key.
+template <class E>
+__device__ __forceinline__ E shfl_up_one(E x) {
+  using W = std::conditional_t<sizeof(E) == 8, unsigned long long, unsigned>;
+  return static_cast<E>(__shfl_up_sync(0xffffffffu, static_cast<W>(x), 1));
+}
+
+/// Marks the heads of items [b0, b0 + valid) given by flags (E = std::uint8_t: a non-zero byte)
+/// or by keys (E = the key bits: a key that differs from its predecessor), item 0 always, in
+/// the bitmap `heads` of a tile of D items. Lane l of a warp reads a 16-byte vector of K items,
+/// the 32 lanes a run of 32 K consecutive items; a key's predecessor is the previous lane's last
+/// key, and 32 / K neighbouring lanes OR their bits into one bitmap word. Inputs that are not
+/// 16-byte aligned are read item by item, with one ballot per 32 items.
+template <class E, int D>
+__device__ __forceinline__ void mark_heads(const E* src, bool flags, std::int64_t b0, int valid, unsigned* heads) {
+  constexpr int K = static_cast<int>(16 / sizeof(E));
+  const int tid = threadIdx.x, lane = tid & 31;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(src + b0) % 16 == 0;
+  if constexpr (D % (block_threads * K) == 0) {
+    if (aligned) {
+      constexpr int lanes_per_word = 32 / K;
+#pragma unroll 4
+      for (int v = 0; v < D / (block_threads * K); ++v) {
+        const int j0 = (v * block_threads + tid) * K;
+        const std::int64_t i0 = b0 + j0;
+        E e[K];
+        if (j0 + K <= valid) {
+          const uint4 w = __ldg(reinterpret_cast<const uint4*>(src + i0));
+          memcpy(e, &w, 16);
+        } else {
+#pragma unroll
+          for (int q = 0; q < K; ++q) e[q] = j0 + q < valid ? src[i0 + q] : E{};
+        }
+        E before = shfl_up_one(e[K - 1]);
+        if (lane == 0 && i0 > 0 && j0 < valid) before = src[i0 - 1];
+        unsigned bits = 0;
+#pragma unroll
+        for (int q = 0; q < K; ++q) {
+          const bool head = j0 + q < valid && (i0 + q == 0 || (flags ? e[q] != E{} : e[q] != (q == 0 ? before : e[q - 1])));
+          bits |= static_cast<unsigned>(head) << q;
+        }
+        bits <<= j0 & 31;
+#pragma unroll
+        for (int m = 1; m < lanes_per_word; m <<= 1) bits |= __shfl_xor_sync(0xffffffffu, bits, m);
+        if (lane % lanes_per_word == 0) heads[j0 >> 5] = bits;
+      }
+      return;
+    }
+  }
+  const int warp = tid >> 5;
+#pragma unroll 8
+  for (int k = 0; k < D / block_threads; ++k) {
+    const int j = k * block_threads + tid;  // a warp's 32 items are consecutive: one ballot, one word
+    const std::int64_t i = b0 + j;
+    const E x = j < valid ? src[i] : E{};
+    E before = shfl_up_one(x);
+    if (lane == 0 && j < valid && i > 0) before = src[i - 1];
+    const bool head = j < valid && (i == 0 || (flags ? x != E{} : x != before));
+    const unsigned word = __ballot_sync(0xffffffffu, head);
+    if (lane == 0) heads[k * (block_threads / 32) + warp] = word;
+  }
+}
+
+/// The head bits of a thread's row of Row (at most 64) items starting at `row`, a multiple of Row.
+template <int Row>
+__device__ __forceinline__ std::uint64_t row_bits(const unsigned* heads, int row) {
+  static_assert(Row <= 64 && (Row >= 32 ? Row % 32 == 0 : 32 % Row == 0), "rows tile the bitmap's words");
+  if constexpr (Row > 32) {
+    return heads[row >> 5] | (static_cast<std::uint64_t>(heads[(row >> 5) + 1]) << 32);
+  } else if constexpr (Row == 32) {
+    return heads[row >> 5];
+  } else {
+    return (heads[row >> 5] >> (row & 31)) & ((1u << Row) - 1u);
+  }
+}
+
 template <sink Sink, int Row, class T, class Op>
 __global__ void __launch_bounds__(block_threads, 3)
     tile_kernel(const __grid_constant__ tile_args<T> a, Op op, const __grid_constant__ tree<seg_state<T>> tr,
@@ -156,7 +233,7 @@ __global__ void __launch_bounds__(block_threads, 3)
   __shared__ state warp_totals[32];
   __shared__ state level_sums[max_levels];
   __shared__ std::int64_t tile_id;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tid = threadIdx.x, warp = tid >> 5;
   wait_for_previous_grid();  // the tree's clearing and the partition
   if (tid == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
   __syncthreads();
@@ -192,34 +269,20 @@ __global__ void __launch_bounds__(block_threads, 3)
     }
   } else {
     if (tid == 0) heads[layout::words - 1] = 0;  // the spare word; the ballots write every other
-    // Item j = k * block_threads + tid: a warp's 32 items are consecutive, so one ballot makes a
-    // bitmap word, and a key's predecessor is the previous lane's key.
-#pragma unroll 8
-    for (int k = 0; k < Row; ++k) {
-      const int j = k * block_threads + tid;
-      const std::int64_t i = b0 + j;
-      bool head = false;
-      if (h.source == head_source::flags) {
-        head = j < valid && (i == 0 || h.flags[i] != 0);
-      } else {
-        const std::uint64_t key = j < valid ? key_at(h, i) : 0;
-        std::uint64_t before = __shfl_up_sync(0xffffffffu, key, 1);
-        if (lane == 0 && j < valid && i > 0) before = key_at(h, i - 1);
-        head = j < valid && (i == 0 || key != before);
-      }
-      const unsigned word = __ballot_sync(0xffffffffu, head);
-      if (lane == 0) heads[k * (block_threads / 32) + warp] = word;
-    }
+    if (h.source == head_source::flags) mark_heads<std::uint8_t, D>(h.flags, true, b0, valid, heads);
+    else if (h.key_bytes == 4) mark_heads<std::uint32_t, D>(static_cast<const std::uint32_t*>(h.keys), false, b0, valid, heads);
+    else mark_heads<std::uint64_t, D>(static_cast<const std::uint64_t*>(h.keys), false, b0, valid, heads);
   }
   wait_shared_copies();
   __syncthreads();
 
   // --- Phase 2: fold the rows, scan them across the block, publish the aggregate ---
   const int row = tid * Row;
+  const std::uint64_t row_heads = row_bits<Row>(heads, row);
   state row_state = sop.identity();
 #pragma unroll 16
   for (int c = 0; c < Row; ++c)
-    if (row + c < valid) row_state = sop.step(row_state, items[layout::slot(row + c)], head_bit(heads, row + c));
+    if (row + c < valid) row_state = sop.step(row_state, items[layout::slot(row + c)], (row_heads >> c) & 1u);
   state aggregate;
   const state before_row = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
@@ -236,7 +299,7 @@ __global__ void __launch_bounds__(block_threads, 3)
   for (int c = 0; c < Row; ++c) {
     const int i = row + c;
     if (i >= valid) break;
-    const bool head = head_bit(heads, i);
+    const bool head = (row_heads >> c) & 1u;
     T& x = items[layout::slot(i)];
     if constexpr (Sink == sink::items) {
       const T before = head ? a.init : op(a.init, running.value);

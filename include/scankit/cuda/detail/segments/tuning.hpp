@@ -17,9 +17,12 @@ inline constexpr int block_threads = 256;
 /// loading a small tile, so tiles are large (as the scans' are).
 inline constexpr int row_bytes = 256;
 
-/// Items per row for items of `item_bytes` (at least one).
+/// Items per row for items of `item_bytes`: the largest power of two whose items fit row_bytes
+/// (at least one), so that rows tile the 32-bit words of the head bitmap.
 constexpr int row_items_for(std::size_t item_bytes) {
-  return item_bytes >= static_cast<std::size_t>(row_bytes) ? 1 : static_cast<int>(row_bytes / item_bytes);
+  int r = 1;
+  while (static_cast<std::size_t>(2 * r) * item_bytes <= static_cast<std::size_t>(row_bytes)) r *= 2;
+  return r;
 }
 
 /// One row of the tuning table.
