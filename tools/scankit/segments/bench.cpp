@@ -34,9 +34,9 @@ seg_spec make_spec(const segments_common_options& o, bool gpu) {
     if (item == "all" || item == "gpu")
       for (auto& r : segments_gpu_row_names())
         if (r != "block-per-segment" || o.op == "reduce") add(r);  // the others have no such algorithm
-    if (item == "all" || item == "cpu")
+    if (item == "all")
       for (auto& r : segments_cpu_row_names()) add(r);
-    if (item != "all" && item != "gpu" && item != "cpu") add(item);
+    if (item != "all" && item != "gpu") add(item);
   }
   if (!gpu) {
     const auto g = segments_gpu_row_names();
@@ -143,7 +143,7 @@ int run_segments_bench(const segments_bench_options& o) {
     progress.step(fmt::format("mean {}", mean));
     const seg_point p = measure_segments(s, o.type, n, mean, gpu);
     progress.clear();
-    std::cout << fmt::format("\nmean {}: {} segments, {} non-empty\n", describe_count(mean), p.count, p.runs);
+    std::cout << fmt::format("\nmean {}: {} segments, {} non-empty\n", mean, p.count, p.runs);
     print_floor(p);
     text_table t({"algorithm", "ms", "GB/s", p.floor == "read" ? "% of read" : "% of copy", "vs CUB", "check"});
     for (const auto& r : p.rows)

@@ -14,7 +14,8 @@ namespace {
 
 const std::vector<std::string> value_types{"i32", "u32", "i64", "u64", "f32", "f64"};
 
-std::string check_rows(const std::string& s) { return check_name_list(s, segments_row_names(), {"all", "gpu", "cpu"}, "row"); }
+// "cpu" is a row (the parallel CPU functions), not a group as in the other primitives.
+std::string check_rows(const std::string& s) { return check_name_list(s, segments_row_names(), {"all", "gpu"}, "row"); }
 std::string check_compare(const std::string& s) {
   if (s.empty() || s == "none") return "";
   return check_name_list(s, {"cub", "read", "copy"}, {}, "baseline");
@@ -43,7 +44,7 @@ void add_common(CLI::App& app, segments_common_options& o) {
                  "segment of n), ones (n segments of 1), empty (uniform, half the segments empty)")
       ->check(CLI::IsMember(segments_dist_names()))
       ->capture_default_str();
-  app.add_option("--algo", o.algo, "Rows: all, gpu, cpu, or a comma-separated list of: " + join(segments_row_names()))
+  app.add_option("--algo", o.algo, "Rows: all, gpu (scankit's GPU rows), or a comma-separated list of: " + join(segments_row_names()))
       ->check(check_rows)
       ->capture_default_str();
   app.add_option("--compare", o.compare,
@@ -134,7 +135,7 @@ class segments_primitive final
                                    "Random segmented operations (types, operations, distributions, sizes, every "
                                    "algorithm) against the serial loop",
                                    verify_);
-    app->add_option("--algo", verify_.algo, "Rows to verify: all, gpu, cpu, or a list")->check(check_rows)->capture_default_str();
+    app->add_option("--algo", verify_.algo, "Rows to verify: all, gpu, or a list of rows")->check(check_rows)->capture_default_str();
     app->callback([this, &action] { action = [this] { return run_segments_verify(verify_); }; });
   }
 };
