@@ -66,7 +66,8 @@ groups group_by_gpu(std::vector<std::int32_t>& keys, std::vector<float>& values)
 
 #if GROUPBY_HAS_CPU
 /// On the CPU: the parallel radix sort of the pairs, then reduce_by_key over host pointers.
-/// The outputs hold n entries, the most groups there can be; *runs says how many there are.
+/// The outputs hold n entries, the most groups there can be; reduce_by_key returns how many
+/// there are.
 groups group_by_cpu(std::vector<std::int32_t>& keys, std::vector<float>& values) {
   namespace sk = scankit::cpu;
   const auto n = static_cast<std::int64_t>(keys.size());
@@ -78,12 +79,12 @@ groups group_by_cpu(std::vector<std::int32_t>& keys, std::vector<float>& values)
   g.counts.resize(keys.size());
   std::vector<std::int32_t> scratch_keys(keys.size());
   const std::vector<std::int64_t> ones(keys.size(), 1);
-  std::int64_t runs = 0, runs_count = 0, runs_max = 0;
-  sk::reduce_by_key(keys.data(), values.data(), n, scankit::sum<float>{}, g.keys.data(), g.sums.data(), &runs);
-  sk::reduce_by_key(keys.data(), ones.data(), n, scankit::sum<std::int64_t>{}, scratch_keys.data(), g.counts.data(),
-                    &runs_count);
-  sk::reduce_by_key(keys.data(), values.data(), n, scankit::max<float>{}, scratch_keys.data(), g.maxima.data(),
-                    &runs_max);
+  const std::int64_t runs =
+      sk::reduce_by_key(keys.data(), values.data(), n, scankit::sum<float>{}, g.keys.data(), g.sums.data());
+  const std::int64_t runs_count = sk::reduce_by_key(keys.data(), ones.data(), n, scankit::sum<std::int64_t>{},
+                                                    scratch_keys.data(), g.counts.data());
+  const std::int64_t runs_max =
+      sk::reduce_by_key(keys.data(), values.data(), n, scankit::max<float>{}, scratch_keys.data(), g.maxima.data());
   if (runs_count != runs || runs_max != runs) {
     std::fprintf(stderr, "groupby: %lld, %lld and %lld groups from the three reductions\n",
                  static_cast<long long>(runs), static_cast<long long>(runs_count), static_cast<long long>(runs_max));

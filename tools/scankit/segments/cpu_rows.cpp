@@ -48,8 +48,8 @@ void run_cpu_segments([[maybe_unused]] const cpu_segments_call& c) {
     if (c.serial) cpu::scan_by_key_serial(c.keys, in, out, c.n, op, inc, T(0));
     else cpu::scan_by_key(c.keys, in, out, c.n, op, inc, T(0));
   } else if (c.op == "reduce-by-key") {
-    if (c.serial) cpu::reduce_by_key_serial(c.keys, in, c.n, op, c.unique_keys, out, c.num_runs);
-    else cpu::reduce_by_key(c.keys, in, c.n, op, c.unique_keys, out, c.num_runs);
+    *c.num_runs = c.serial ? cpu::reduce_by_key_serial(c.keys, in, c.n, op, c.unique_keys, out)
+                           : cpu::reduce_by_key(c.keys, in, c.n, op, c.unique_keys, out);
   } else {
     throw invalid_argument("no CPU segments operation " + c.op);
   }
