@@ -36,7 +36,9 @@ template <class Op>
                                          << static_cast<double>(ref) << " (tolerance " << tol << ")";
   } else {
     if (got == scankit::cpu::reduce_serial(in.data(), n, op)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << Op::name << " n=" << n << " differs from the serial reference";
+    auto f = ::testing::AssertionFailure();
+    if constexpr (requires { Op::name; }) f << Op::name << " ";
+    return f << "n=" << n << " differs from the serial reference";
   }
 }
 

@@ -12,7 +12,8 @@
 // (docs/ALGORITHMS.md, "Segments"). Floats give the same bits on every run on a device.
 //
 // This header compiles with any C++20 compiler: the library instantiates these functions for
-// the built-in element types with sum, product, min and max (and keys of 4 and 8 bytes).
+// the built-in element types (int32, uint32, int64, uint64, float, double) with sum,
+// product, min and max, and keys of 4 and 8 bytes.
 // Include "scankit/cuda/segments.cuh" from a .cu file for other monoids or types.
 #pragma once
 
@@ -20,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <utility>
@@ -45,10 +47,6 @@ enum class segments_algorithm {
 /// What a caller may choose of a segmented operation; the defaults are the tuned choices.
 struct segments_config {
   segments_algorithm algorithm = segments_algorithm::automatic;
-  /// Merge-path work items (items plus segment ends) per tile; 0 takes the tuned size.
-  /// Otherwise a multiple of 256 in [256, 8192] items of 4 bytes (half that for 8-byte items,
-  /// a quarter for 16-byte ones).
-  int tile_items = 0;
 };
 
 /// Bytes of device workspace a segmented operation over n items in `n_segments` segments (0
@@ -149,16 +147,42 @@ void segmented_scan(std::span<const T> in, std::span<T> out, std::span<const std
                     scan_kind kind = scan_kind::inclusive, std::optional<T> init = std::nullopt,
                     const segments_config& cfg = {});
 
+namespace detail::segments {
+template <class Bits, class Op>
+void scan_by_key_host(const Bits* keys, const value_t<Op>* in, value_t<Op>* out, std::int64_t n, Op op,
+                      scan_kind kind, value_t<Op> init, const segments_config& cfg);
+template <class Bits, class Op>
+std::pair<std::vector<Bits>, std::vector<value_t<Op>>> reduce_by_key_host(const Bits* keys, const value_t<Op>* in,
+                                                                         std::int64_t n, Op op,
+                                                                         const segments_config& cfg);
+}  // namespace detail::segments
+
 template <segment_key K, class T, monoid Op = sum<T>>
   requires std::same_as<value_t<Op>, T>
 void scan_by_key(std::span<const K> keys, std::span<const T> in, std::span<T> out, Op op = {},
                  scan_kind kind = scan_kind::inclusive, std::optional<T> init = std::nullopt,
-                 const segments_config& cfg = {});
+                 const segments_config& cfg = {}) {
+  if (keys.size() != in.size())
+    throw invalid_argument("scankit::cuda::scan_by_key: keys and values differ in length");
+  if (out.size() < in.size()) throw invalid_argument("scankit::cuda::scan_by_key: output shorter than input");
+  using B = scankit::detail::key_bits_t<sizeof(K)>;
+  detail::segments::scan_by_key_host(reinterpret_cast<const B*>(keys.data()), in.data(), out.data(),
+                                     static_cast<std::int64_t>(in.size()), op, kind, init ? *init : op.identity(), cfg);
+}
 
 /// Returns (unique keys, aggregates), one entry per run.
 template <segment_key K, class T, monoid Op = sum<T>>
   requires std::same_as<value_t<Op>, T>
 std::pair<std::vector<K>, std::vector<T>> reduce_by_key(std::span<const K> keys, std::span<const T> in, Op op = {},
-                                                        const segments_config& cfg = {});
+                                                        const segments_config& cfg = {}) {
+  if (keys.size() != in.size())
+    throw invalid_argument("scankit::cuda::reduce_by_key: keys and values differ in length");
+  using B = scankit::detail::key_bits_t<sizeof(K)>;
+  auto [bits, aggregates] = detail::segments::reduce_by_key_host(
+      reinterpret_cast<const B*>(keys.data()), in.data(), static_cast<std::int64_t>(in.size()), op, cfg);
+  std::vector<K> unique(bits.size());
+  if (!bits.empty()) std::memcpy(unique.data(), bits.data(), bits.size() * sizeof(K));
+  return {std::move(unique), std::move(aggregates)};
+}
 
 }  // namespace scankit::cuda

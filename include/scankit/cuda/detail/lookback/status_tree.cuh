@@ -104,12 +104,7 @@ constexpr std::size_t entry_bytes() {
 /// padding), as carve_tree takes them.
 template <class T>
 std::size_t tree_bytes(std::int64_t tiles) {
-  std::size_t bytes = align_up(2 * sizeof(unsigned long long)) + workspace_alignment;
-  const int levels = levels_for(tiles);
-  for (int k = 0; k < levels; ++k)
-    bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry_bytes<T>()) +
-             workspace_alignment;
-  return bytes;
+  return tree_bytes_for(tiles, entry_bytes<T>());
 }
 
 /// Takes the tile counter and the levels of a tree for `tiles` tiles from the arena, in one

@@ -28,4 +28,14 @@ inline std::int64_t level_entries(std::int64_t tiles, int k) {
   return ceil_div(tiles, span);
 }
 
+/// Device bytes of the tile counter and a tree for `tiles` tiles whose entries take
+/// `entry_bytes` bytes each, with the arena's alignment padding (what carve_tree takes).
+inline std::size_t tree_bytes_for(std::int64_t tiles, std::size_t entry_bytes) {
+  std::size_t bytes = align_up(2 * sizeof(unsigned long long)) + workspace_alignment;
+  const int levels = levels_for(tiles);
+  for (int k = 0; k < levels; ++k)
+    bytes += align_up(static_cast<std::size_t>(level_entries(tiles, k)) * entry_bytes) + workspace_alignment;
+  return bytes;
+}
+
 }  // namespace scankit::cuda::detail::lookback

@@ -1,0 +1,289 @@
+// The segmented operations' kernels: the merge-path partition, the tile engine every
+// segmented operation runs on, and the classic one-block-per-segment reduction.
+//
+// The tile engine, top to bottom (docs/ALGORITHMS.md, "Segments"):
+//   0. Tile t covers work items [t * D, (t + 1) * D) of the merge of the items with the segment
+//      ends (bounds), or items [t * D, (t + 1) * D) (flags, keys): the partition says how many
+//      segment ends came before it, so it knows its items [b0, b1) and its ends [a0, a1).
+//   1. The block loads its items into shared memory with coalesced loads and marks the segment
+//      heads among them in a bitmap (from the segment begins, the flags, or key changes).
+//   2. Each thread folds its row of consecutive items into a scan state (value since the last
+//      head, heads seen; state.cuh); a block scan of the states gives every row its prefix and
+//      the tile its aggregate, which is published at once.
+//   3. The deterministic look-back (lookback/status_tree.cuh) over the states gives the tile's
+//      prefix: the carry of the segment open at the tile's start.
+//   4. Each thread rescans its row from its prefix, in shared memory.
+//   5. The sink writes the results: every item (scans), the value at each segment end
+//      (reductions), or each run's key and value (reduce_by_key).
+// A segment that spans many tiles is carried by the look-back, a tile of many short segments
+// writes many results: either way a tile does D work items, so no distribution of lengths
+// slows it down.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "scankit/cuda/detail/block/tile_scan.cuh"
+#include "scankit/cuda/detail/common.cuh"
+#include "scankit/cuda/detail/lookback/status_tree.cuh"
+#include "scankit/cuda/detail/segments/state.cuh"
+#include "scankit/cuda/detail/segments/tuning.hpp"
+
+namespace scankit::cuda::detail::segments {
+
+using lookback::max_levels;
+using lookback::tree;
+
+/// Where the segment heads come from.
+enum class head_source : int { bounds, flags, keys };
+
+/// What the tile engine writes.
+enum class sink : int {
+  items,     // every item's scan value (segmented scans)
+  segments,  // one value per segment end (segmented reductions)
+  runs,      // each run's key and value, and the number of runs (reduce_by_key)
+};
+
+/// The heads of one call.
+struct heads_desc {
+  head_source source = head_source::flags;
+  const std::int64_t* begin = nullptr;  // bounds
+  const std::int64_t* end = nullptr;
+  std::int64_t segments = 0;
+  const std::int64_t* partition = nullptr;  // tiles + 1 counts of segment ends before each tile
+  const std::uint8_t* flags = nullptr;      // flags
+  const void* keys = nullptr;               // keys, compared by their bits
+  int key_bytes = 4;
+};
+
+/// Everything a tile-engine launch reads and writes, but the operator and the tree.
+template <class T>
+struct tile_args {
+  const T* in = nullptr;
+  std::int64_t n = 0;
+  heads_desc h{};
+  T* out = nullptr;        // items: n values; segments: one per segment; runs: the aggregates
+  bool exclusive = false;  // items
+  T init{};                // items: combined before each segment's first item
+  T empty_value{};         // segments: the result of an empty segment
+  void* unique_keys = nullptr;          // runs
+  std::int64_t* num_runs = nullptr;     // runs
+};
+
+// ---------------------------------------------------------------------------------------------
+// The merge-path partition: for every tile boundary d = t * D (the last one clamped to the end
+// of the work), how many segment ends come before it. An end e = end[s] comes before item j
+// when e <= j, so the first d work items hold a ends and d - a items for the largest a with
+// end[a - 1] <= d - a (a binary search: the condition holds for small a and fails past it).
+
+__global__ void partition_kernel(const std::int64_t* end, std::int64_t segments, std::int64_t n,
+                                 std::int64_t tile_work, std::int64_t tiles, std::int64_t* partition) {
+  const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::int64_t total = n + segments;
+  const std::int64_t d = t * tile_work < total ? t * tile_work : total;
+  std::int64_t lo = d - n > 0 ? d - n : 0, hi = d < segments ? d : segments;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi + 1) / 2;
+    if (end[mid - 1] <= d - mid) lo = mid;
+    else hi = mid - 1;
+  }
+  partition[t] = lo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tile engine.
+
+/// Items of T between two padding slots of the tile in shared memory: one slot every 128 bytes,
+/// so the threads of a warp reading item c of their rows (row stride 64 bytes) hit distinct banks.
+template <class T>
+constexpr int pad_period() {
+  return sizeof(T) >= 128 ? 1 : static_cast<int>(128 / sizeof(T));
+}
+
+template <class T>
+__device__ __forceinline__ int slot(int i) {
+  return i + i / pad_period<T>();
+}
+
+__device__ __forceinline__ std::uint64_t key_at(const heads_desc& h, std::int64_t i) {
+  return h.key_bytes == 4 ? static_cast<std::uint64_t>(static_cast<const std::uint32_t*>(h.keys)[i])
+                          : static_cast<const std::uint64_t*>(h.keys)[i];
+}
+
+/// Streaming (evict-first) loads and stores where the type has them, plain ones otherwise.
+template <class T>
+__device__ __forceinline__ T load_once(const T* p) {
+  if constexpr (std::is_arithmetic_v<T>) return __ldcs(p);
+  else return *p;
+}
+template <class T>
+__device__ __forceinline__ void store_once(T* p, const T& v) {
+  if constexpr (std::is_arithmetic_v<T>) __stcs(p, v);
+  else *p = v;
+}
+
+__device__ __forceinline__ bool head_bit(const unsigned* heads, int i) { return (heads[i >> 5] >> (i & 31)) & 1u; }
+
+template <sink Sink, int Row, class T, class Op>
+__global__ void __launch_bounds__(block_threads)
+    tile_kernel(const __grid_constant__ tile_args<T> a, Op op, const __grid_constant__ tree<seg_state<T>> tr,
+                unsigned long long* tile_counter, std::int64_t tiles, unsigned backoff) {
+  using state = seg_state<T>;
+  constexpr int D = block_threads * Row;  // work items per tile
+  const seg_op<Op> sop{op};
+  __shared__ T items[D + D / pad_period<T>()];
+  __shared__ unsigned heads[D / 32];
+  __shared__ state warp_totals[32];
+  __shared__ state level_sums[max_levels];
+  __shared__ std::int64_t tile_id;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  wait_for_previous_grid();  // the tree's clearing and the partition
+  if (tid == 0) tile_id = static_cast<std::int64_t>(atomicAdd(tile_counter, 1ull));
+  __syncthreads();
+  const std::int64_t t = tile_id;
+  const heads_desc& h = a.h;
+  const bool by_bounds = h.source == head_source::bounds;
+
+  // --- Phase 0: the tile's items [b0, b1) and segment ends [a0, a1) ---
+  const std::int64_t total = a.n + (by_bounds ? h.segments : 0);
+  const std::int64_t d0 = t * D, d1 = d0 + D < total ? d0 + D : total;
+  const std::int64_t a0 = by_bounds ? h.partition[t] : 0, a1 = by_bounds ? h.partition[t + 1] : 0;
+  const std::int64_t b0 = d0 - a0 < a.n ? d0 - a0 : a.n;
+  std::int64_t count = d1 - a1 - b0;  // clamped, so that invalid bounds cannot reach past the tile
+  count = count < 0 ? 0 : (count > D ? D : (count > a.n - b0 ? a.n - b0 : count));
+  const int valid = static_cast<int>(count);
+
+  // --- Phase 1: load the items, mark the heads ---
+#pragma unroll
+  for (int k = 0; k < Row; ++k) {
+    const int j = k * block_threads + tid;
+    items[slot<T>(j)] = j < valid ? load_once(a.in + b0 + j) : op.identity();
+  }
+  if (by_bounds) {
+    for (int w = tid; w < D / 32; w += block_threads) heads[w] = 0;
+    __syncthreads();
+    // A non-empty segment that begins among these items ends here or later: s in [a0, a1].
+    const std::int64_t last = a1 < h.segments - 1 ? a1 : h.segments - 1;
+    for (std::int64_t s = a0 + tid; s <= last; s += block_threads) {
+      const std::int64_t bg = h.begin[s];
+      if (bg < h.end[s] && bg >= b0 && bg < b0 + valid) {
+        const int i = static_cast<int>(bg - b0);
+        atomicOr(&heads[i >> 5], 1u << (i & 31));
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Row; ++k) {
+      const int j = k * block_threads + tid;  // the warp's 32 items are consecutive
+      const std::int64_t i = b0 + j;
+      bool head = false;
+      if (j < valid) {
+        if (i == 0) head = true;
+        else if (h.source == head_source::flags) head = h.flags[i] != 0;
+        else head = key_at(h, i) != key_at(h, i - 1);
+      }
+      const unsigned word = __ballot_sync(0xffffffffu, head);
+      if (lane == 0) heads[k * (block_threads / 32) + warp] = word;
+    }
+  }
+  __syncthreads();
+
+  // --- Phase 2: fold the rows, scan them across the block, publish the aggregate ---
+  const int row = tid * Row;
+  state row_state = sop.identity();
+#pragma unroll
+  for (int c = 0; c < Row; ++c)
+    if (row + c < valid) row_state = sop.step(row_state, items[slot<T>(row + c)], head_bit(heads, row + c));
+  state aggregate;
+  const state before_row = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);
+  if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
+
+  // --- Phase 3: look back for the carry into the tile ---
+  lookback::look_back(tr, t, aggregate, sop, backoff, level_sums);
+  __syncthreads();
+  const state prefix = lookback::tile_prefix_of(tr, level_sums, sop.identity(), sop);
+
+  // --- Phase 4: rescan the rows from their prefixes ---
+  state running = sop(prefix, before_row);
+#pragma unroll
+  for (int c = 0; c < Row; ++c) {
+    const int i = row + c;
+    if (i >= valid) break;
+    const bool head = head_bit(heads, i);
+    const T x = items[slot<T>(i)];
+    if constexpr (Sink == sink::items) {
+      const T before = head ? a.init : op(a.init, running.value);
+      running = sop.step(running, x, head);
+      items[slot<T>(i)] = a.exclusive ? before : op(a.init, running.value);
+    } else if constexpr (Sink == sink::segments) {
+      running = sop.step(running, x, head);
+      items[slot<T>(i)] = running.value;
+    } else {
+      running = sop.step(running, x, head);
+      const std::int64_t g = b0 + i;
+      const bool run_ends = i + 1 < valid ? head_bit(heads, i + 1) : (g + 1 >= a.n || key_at(h, g + 1) != key_at(h, g));
+      if (run_ends) {
+        const std::int64_t r = running.heads - 1;
+        a.out[r] = running.value;
+        if (h.key_bytes == 4) static_cast<std::uint32_t*>(a.unique_keys)[r] = static_cast<const std::uint32_t*>(h.keys)[g];
+        else static_cast<std::uint64_t*>(a.unique_keys)[r] = static_cast<const std::uint64_t*>(h.keys)[g];
+      }
+    }
+  }
+
+  // --- Phase 5: write the results ---
+  if constexpr (Sink == sink::items) {
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < Row; ++k) {
+      const int j = k * block_threads + tid;
+      if (j < valid) store_once(a.out + b0 + j, items[slot<T>(j)]);
+    }
+  } else if constexpr (Sink == sink::segments) {
+    __syncthreads();
+    // Segment s ends among this tile's work items: its last item is in the tile, or is the
+    // item just before it (then its value is the carry).
+    for (std::int64_t s = a0 + tid; s < a1; s += block_threads) {
+      const std::int64_t bg = h.begin[s], e = h.end[s];
+      const std::int64_t i = e - 1 - b0;
+      a.out[s] = bg >= e ? a.empty_value : (i >= 0 && i < valid ? items[slot<T>(static_cast<int>(i))] : prefix.value);
+    }
+  } else {
+    if (tid == 0 && t == tiles - 1) *a.num_runs = sop(prefix, aggregate).heads;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The classic segmented reduction: one block per segment (grid-strided over the segments).
+// Each thread folds Row consecutive items of a chunk of block_threads * Row, the block combines
+// the threads in order, and the chunks are combined in order: any monoid, a fixed expression.
+
+template <int Row, class T, class Op>
+__global__ void __launch_bounds__(block_threads)
+    block_per_segment_kernel(const T* in, std::int64_t n, const std::int64_t* begin, const std::int64_t* end,
+                             std::int64_t segments, Op op, T empty_value, T* out) {
+  __shared__ T warp_sums[32];
+  constexpr std::int64_t chunk = std::int64_t{block_threads} * Row;
+  for (std::int64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+    std::int64_t bg = begin[s], e = end[s];
+    bg = bg < 0 ? 0 : (bg > n ? n : bg);
+    e = e < bg ? bg : (e > n ? n : e);
+    T acc = op.identity();
+    for (std::int64_t base = bg; base < e; base += chunk) {
+      T v = op.identity();
+#pragma unroll
+      for (int c = 0; c < Row; ++c) {
+        const std::int64_t i = base + std::int64_t{threadIdx.x} * Row + c;
+        if (i < e) v = op(v, in[i]);
+      }
+      T aggregate;
+      (void)tile::block_exclusive_scan(v, op, warp_sums, aggregate);
+      acc = op(acc, aggregate);
+      __syncthreads();  // warp_sums is reused by the next chunk
+    }
+    if (threadIdx.x == 0) out[s] = bg < e ? acc : empty_value;
+  }
+}
+
+}  // namespace scankit::cuda::detail::segments
