@@ -19,7 +19,7 @@ import json
 import math
 import sys
 
-X_LABELS = {"size": "items (n)", "block-size": "threads per block", "bins": "bins"}
+X_LABELS = {"size": "items (n)", "block-size": "threads per block", "bins": "bins", "mean": "mean segment length"}
 GPU_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
               "#bcbd22", "#17becf", "#393b79", "#637939", "#ad494a"]
 CPU_COLORS = ["#7b4173", "#8c6d31", "#3182bd", "#31a354", "#e6550d"]
@@ -113,8 +113,9 @@ def main():
     system = data.get("system", {})
     gpu = system.get("gpu")
     device = gpu["name"] if gpu else "CPU only: " + system.get("cpu", {}).get("model", "?")
-    what = ", ".join(f"{k} {params[k]}" for k in ("type", "op", "scan_kind", "bins", "distribution")
-                     if params.get(k) not in (None, "") and not (k == "bins" and over == "bins"))
+    what = ", ".join(f"{k} {params[k]}" for k in ("type", "op", "scan_kind", "bins", "distribution", "dist", "mean")
+                     if params.get(k) not in (None, "") and not (k == "bins" and over == "bins")
+                     and not (k == "mean" and over == "mean"))
     title = f"scankit sweep {primitive} over {over}" + (f": {what}" if what else "") + f" — {device}"
     subtitle = (f"{data.get('date', '')}   time: median of {params.get('reps', '?')} runs per point;   "
                 f"GB/s = {params.get('gbps', '?')}")

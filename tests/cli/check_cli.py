@@ -77,7 +77,10 @@ def bench_cases():
             ("compact", ["--op", "nonzero"]), ("compact", ["--op", "partition", "--selectivity", "0.5"]),
             ("sort", []), ("sort", ["--type", "i64", "--pairs", "--value-bytes", "8"]),
             ("histogram", []), ("histogram", ["--type", "f32", "--bins", "300", "--bins-kind", "range"]),
-            ("reduce", []), ("reduce", ["--type", "i64", "--op", "argmax"]), ("reduce", ["--op", "min_max"])]
+            ("reduce", []), ("reduce", ["--type", "i64", "--op", "argmax"]), ("reduce", ["--op", "min_max"]),
+            ("segments", []), ("segments", ["--op", "scan-flags", "--dist", "powerlaw", "--mean", "4,64"]),
+            ("segments", ["--type", "i64", "--op", "reduce-by-key", "--dist", "empty"]),
+            ("segments", ["--type", "u32", "--op", "scan-by-key", "--dist", "ones"])]
 
 
 def sweep_cases():
@@ -86,7 +89,9 @@ def sweep_cases():
             ("sort", ["--min-log", "8", "--max-log", "10"]),
             ("histogram", ["--over", "bins", "--min-log", "0", "--max-log", "4", "-n", "5000"]),
             ("histogram", ["--over", "size", "--min-log", "8", "--max-log", "10"]),
-            ("reduce", ["--min-log", "8", "--max-log", "10"])]
+            ("reduce", ["--min-log", "8", "--max-log", "10"]),
+            ("segments", ["--min-log", "8", "--max-log", "10"]),
+            ("segments", ["--op", "scan", "--over", "mean", "--min-log", "0", "--max-log", "3", "-n", "5000"])]
 
 
 def run_json(args, path):
@@ -126,7 +131,7 @@ def group_json():
 
 def group_verify():
     gpu = has_gpu()
-    for prim in ("scan", "compact", "sort", "histogram", "reduce"):
+    for prim in ("scan", "compact", "sort", "histogram", "reduce", "segments"):
         args = ["verify", prim, "--cases", "6", "--seed", "1"]
         rc, out, err = run(args)
         lines = out.rstrip("\n").splitlines()
@@ -155,6 +160,15 @@ def group_errors():
         (["bench", "compact", "-n", "1e12"], 1, r"needs ~.* of host memory"),
         (["bench", "histogram", "-n", "1e13"], 1, r"needs ~.* of host memory"),
         (["bench", "compact", "--selectivity", "nan"], 2, r"not a number in \[0, 1\]"),
+        (["bench", "segments", "-n", "1e12"], 1, r"needs ~.* of host memory"),
+        (["bench", "segments", "--op", "sum"], 2, r"--op: sum not in \{reduce,scan,scan-flags,scan-by-key,reduce-by-key\}"),
+        (["bench", "segments", "--dist", "zipf"], 2, r"--dist: zipf not in"),
+        (["bench", "segments", "--mean", "0"], 2, r"mean segment length '0' must be at least 1"),
+        (["bench", "segments", "--mean", "8,x"], 2, r"mean segment length 'x' is not a whole number"),
+        (["bench", "segments", "--compare", "thrust"], 2, r"thrust"),
+        (["sweep", "segments", "--mean", "8,16"], 2, r"a sweep takes one mean"),
+        (["sweep", "segments", "--over", "mean", "--dist", "ones"], 2, r"mean needs --dist uniform, powerlaw or empty"),
+        (["sweep", "segments", "--out", "/nonexistent/p"], 2, r"No such file or directory"),
         (["bench", "compact", "--selectivity", "1.5"], 2, r"not a number in \[0, 1\]"),
         (["bench", "scan", "--seed", "-1"], 2, r"seed '-1' is not a whole number"),
         (["verify", "sort", "--seed", "x"], 2, r"seed 'x' is not a whole number"),
@@ -186,7 +200,7 @@ def group_errors():
 
 
 def group_empty():
-    for prim in ("scan", "compact", "sort", "histogram"):
+    for prim in ("scan", "compact", "sort", "histogram", "segments"):
         args = ["bench", prim, "-n", "0", "--reps", "1", "--seed", "1"]
         rc, out, err = run(args)
         expect(rc == 0 and "runtime error" not in err and "AddressSanitizer" not in err,

@@ -7,7 +7,7 @@ validator for it, in the standard library only.
 import json
 import sys
 
-PRIMITIVES = ("scan", "compact", "sort", "histogram", "reduce")
+PRIMITIVES = ("scan", "compact", "sort", "histogram", "reduce", "segments")
 CHECKS = ("PASS", "FAIL", "n/a")
 GROUPS = ("gpu", "baseline", "cpu")
 
@@ -42,6 +42,7 @@ ROW_EXTRAS = {
     "sort": {"value_bytes", "bits", "descending", "gkeys_per_s", "workspace_bytes_per_key"},
     "histogram": {"bins", "plan", "gsamples_per_s", "read_ms", "pct_of_read", "vs_cpu_serial"},
     "reduce": {"read_ms", "pct_of_read"},
+    "segments": {"op", "dist", "mean", "segments", "read_ms", "pct_of_read", "workspace_bytes"},
 }
 
 

@@ -8,6 +8,7 @@
 #include "histogram/commands.hpp"
 #include "reduce/commands.hpp"
 #include "scan/commands.hpp"
+#include "segments/commands.hpp"
 #include "sort/commands.hpp"
 
 namespace scankit::tools {
@@ -27,5 +28,8 @@ int run_sort_verify(const sort_verify_options&) { std::abort(); }
 int run_reduce_bench(const reduce_bench_options&) { std::abort(); }
 int run_reduce_sweep(const reduce_sweep_options&) { std::abort(); }
 int run_reduce_verify(const reduce_verify_options&) { std::abort(); }
+int run_segments_bench(const segments_bench_options&) { std::abort(); }
+int run_segments_sweep(const segments_sweep_options&) { std::abort(); }
+int run_segments_verify(const segments_verify_options&) { std::abort(); }
 
 }  // namespace scankit::tools

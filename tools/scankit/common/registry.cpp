@@ -13,6 +13,7 @@ std::vector<std::unique_ptr<primitive>> make_primitives() {
   all.push_back(make_histogram_primitive());
   all.push_back(make_sort_primitive());
   all.push_back(make_reduce_primitive());
+  all.push_back(make_segments_primitive());
   return all;
 }
 

@@ -76,7 +76,9 @@ struct tile_args {
 // of the work), how many segment ends come before it. An end e = end[s] comes before item j
 // when e <= j, so the first d work items hold a ends and d - a items for the largest a with
 // end[a - 1] <= d - a (a binary search: the condition holds for small a and fails past it).
-
+// A template, so that the instantiation files that all include this header (segments_*.cu)
+// share one definition instead of each defining the symbol (a multiple definition at link).
+template <int = 0>
 __global__ void partition_kernel(const std::int64_t* end, std::int64_t segments, std::int64_t n,
                                  std::int64_t tile_work, std::int64_t tiles, std::int64_t* partition) {
   const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
