@@ -300,3 +300,53 @@ def test_matches_torch_segment_reduce(rng, reduce):
             want = torch.segment_reduce(x, reduce, lengths=ln, initial=initial).cpu().numpy()
             got = scankit.segment_reduce(x, reduce, lengths=ln, initial=initial).cpu().numpy()
             np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+
+
+def _big_segments(rng):
+    """Many short segments, empty ones and a few long ones (spanning many GPU tiles)."""
+    lengths = random_lengths(rng, 40000, 60)
+    lengths[::8000] = 300000
+    n = int(lengths.sum())
+    xn = rng.integers(-50, 50, n).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    cs = np.concatenate([[0], np.cumsum(xn)])
+    sums = cs[offsets[1:]] - cs[offsets[:-1]]
+    seg_of = np.repeat(np.arange(len(lengths)), lengths)
+    scans = cs[1:] - cs[offsets[:-1][seg_of]]
+    return xn, lengths, offsets, sums, scans
+
+
+def test_large_against_vectorized_references(backend, rng):
+    xn, lengths, offsets, sums, scans = _big_segments(rng)
+    x, ln = backend.asarray(xn), backend.asarray(lengths)
+    for unsafe in (False, True):
+        np.testing.assert_array_equal(backend.numpy(scankit.segment_reduce(x, "sum", lengths=ln, unsafe=unsafe)),
+                                      sums)
+        np.testing.assert_array_equal(backend.numpy(scankit.segmented_scan(x, lengths=ln, unsafe=unsafe)), scans)
+    heads = np.zeros(len(xn), bool)
+    heads[offsets[:-1][lengths > 0]] = True
+    np.testing.assert_array_equal(backend.numpy(scankit.segmented_scan(x, flags=backend.asarray(heads))), scans)
+    keys = np.repeat(np.arange(len(lengths)) % 3, lengths).astype(np.int32)  # runs of equal keys merge
+    u, agg = scankit.reduce_by_key(backend.asarray(keys), x)
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    np.testing.assert_array_equal(backend.numpy(u), keys[starts])
+    np.testing.assert_array_equal(backend.numpy(agg), np.add.reduceat(xn, starts))
+
+
+def test_torch_side_stream_segments(rng):
+    torch = pytest.importorskip("torch")
+    if scankit.device_count() == 0 or not torch.cuda.is_available():
+        pytest.skip("no GPU")
+    xn, lengths, offsets, sums, scans = _big_segments(rng)
+    x, ln = torch.from_numpy(xn).cuda(), torch.from_numpy(lengths).cuda()
+    st = torch.cuda.Stream()
+    st.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(st):
+        r = scankit.segment_reduce(x, "sum", lengths=ln, unsafe=True)
+        s = scankit.segmented_scan(x, offsets=torch.from_numpy(offsets).cuda(), unsafe=True)
+        m = scankit.segment_reduce(x.double(), "mean", lengths=ln, unsafe=True)
+    st.synchronize()
+    np.testing.assert_array_equal(r.cpu().numpy(), sums)
+    np.testing.assert_array_equal(s.cpu().numpy(), scans)
+    want = torch.segment_reduce(x.double(), "mean", lengths=ln).cpu().numpy()
+    np.testing.assert_allclose(m.cpu().numpy(), want, rtol=1e-12, equal_nan=True)
