@@ -206,9 +206,10 @@ def test_inputs_are_not_modified(backend, rng):
 
 def test_results_are_arrays_of_the_input_library(backend):
     x = backend.asarray(np.arange(10, dtype=np.int32))
+    lengths, offsets = backend.asarray(np.array([5, 5])), backend.asarray(np.array([0, 3, 10]))
     for r in (scankit.cumsum(x), scankit.sort(x), scankit.select(x, greater_than=3), scankit.unique(x),
-              scankit.histogram(x)[0], scankit.bincount(x), scankit.segment_reduce(x, lengths=backend.asarray(np.array([5, 5]))),
-              scankit.segmented_scan(x, offsets=backend.asarray(np.array([0, 3, 10]))), scankit.scan_by_key(x, x), scankit.reduce_by_key(x, x)[1]):
+              scankit.histogram(x)[0], scankit.bincount(x), scankit.segment_reduce(x, lengths=lengths),
+              scankit.segmented_scan(x, offsets=offsets), scankit.scan_by_key(x, x), scankit.reduce_by_key(x, x)[1]):
         assert type(r) is type(x)
         if backend.gpu:
             assert str(getattr(r, "device", "")) == str(getattr(x, "device", ""))

@@ -181,7 +181,8 @@ def test_unsupported_types():
 
 def test_zero_segments_and_empty_data(backend):
     x = backend.asarray(np.array([], np.float32))
-    assert backend.numpy(scankit.segment_reduce(x, "sum", lengths=backend.asarray(np.array([], np.int64)))).shape == (0,)
+    none = backend.asarray(np.array([], np.int64))
+    assert backend.numpy(scankit.segment_reduce(x, "sum", lengths=none)).shape == (0,)
     assert backend.numpy(scankit.segment_reduce(x, "sum", offsets=backend.asarray(np.array([0])))).shape == (0,)
     r = backend.numpy(scankit.segment_reduce(x, "max", lengths=backend.asarray(np.array([0, 0]))))
     np.testing.assert_array_equal(r, [-np.inf, -np.inf])
