@@ -251,8 +251,8 @@ decltype(auto) visit_segment_op(int op, F&& f) {
     case SK_OP_MAX:
       return f(scankit::max<T>{});
   }
-  throw scankit::invalid_argument("segmented operations take sum, prod, min or max, not operator code " +
-                                  std::to_string(op));
+  throw scankit::invalid_argument(
+      "segmented operations take sum, prod, min or max, not operator code " + std::to_string(op));
 }
 
 /// Calls f(std::type_identity<B>{}) with the unsigned integer of a key's width (4 or 8 bytes):

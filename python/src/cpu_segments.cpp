@@ -25,8 +25,10 @@ void segmented_reduce(int dtype, int op, bool mean, const void* in, std::int64_t
                       const std::int64_t* offsets, std::int64_t n_segments, const void* init,
                       const void* empty, void* out, bool covering) {
   const segment_offsets seg{offsets, n_segments};
-  if (covering) check_covering_offsets_host(seg, n, "segment_reduce");
-  else check_segments_host(seg, n, "segment_reduce");
+  if (covering)
+    check_covering_offsets_host(seg, n, "segment_reduce");
+  else
+    check_segments_host(seg, n, "segment_reduce");
   if (n_segments == 0) return;
   visit_types<scan_types>(dtype, "segment_reduce", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -76,7 +78,8 @@ void scan_by_key(int dtype, int op, bool exclusive, const void* init, const void
       visit_segment_op<T>(op, [&](auto m) {
         if (n == 0) return;
         cpu::scan_by_key(static_cast<const K*>(keys), static_cast<const T*>(in),
-                         static_cast<T*>(out), n, m, kind_of(exclusive), init_or_identity<T>(init, m));
+                         static_cast<T*>(out), n, m, kind_of(exclusive),
+                         init_or_identity<T>(init, m));
       });
     });
   });
