@@ -1,4 +1,5 @@
-"""scankit: prefix scans, stream compaction, radix sort and histograms for NumPy, CuPy and PyTorch.
+"""scankit: prefix scans, reductions, segmented operations, stream compaction, radix sort and histograms
+for NumPy, CuPy and PyTorch.
 
 Arrays in, arrays of the same library out. NumPy arrays (and PyTorch CPU tensors) run on the
 CPU backend (oneTBB); CuPy arrays, PyTorch CUDA tensors and other CUDA arrays
@@ -11,12 +12,13 @@ Strided inputs are copied to contiguous ones first.
     array([ 3,  4,  8,  9, 14], dtype=int32)
 
 Functions: scan, cumsum, cumprod, cummax, cummin; sort, argsort, sort_by_key; select, compress,
-nonzero, flatnonzero, partition, unique, unique_consecutive; histogram, bincount; algorithms.
+nonzero, flatnonzero, partition, unique, unique_consecutive; histogram, bincount; reduce, argmin,
+argmax, min_max; segment_reduce, segment_csr, segmented_scan, scan_by_key, reduce_by_key; algorithms.
 Errors: TypeError (unsupported dtype), ValueError (shapes, axes, devices, names), MemoryError
 (out of memory), RuntimeError (no GPU, or a build without CUDA). See docs/PYTHON.md.
 """
 
-from . import _capi, _compact, _histogram, _scan, _sort
+from . import _capi, _compact, _histogram, _reduce, _scan, _segments, _sort
 from ._arrays import memory_errors as _memory_errors
 
 scan, cumsum, cumprod, cummax, cummin = map(_memory_errors, (_scan.scan, _scan.cumsum, _scan.cumprod, _scan.cummax,
@@ -26,13 +28,18 @@ select, compress, nonzero, flatnonzero, partition, unique, unique_consecutive = 
     _memory_errors, (_compact.select, _compact.compress, _compact.nonzero, _compact.flatnonzero, _compact.partition,
                      _compact.unique, _compact.unique_consecutive))
 histogram, bincount = map(_memory_errors, (_histogram.histogram, _histogram.bincount))
+reduce, argmin, argmax, min_max = map(_memory_errors, (_reduce.reduce, _reduce.argmin, _reduce.argmax, _reduce.min_max))
+segment_reduce, segment_csr, segmented_scan, scan_by_key, reduce_by_key = map(
+    _memory_errors, (_segments.segment_reduce, _segments.segment_csr, _segments.segmented_scan,
+                     _segments.scan_by_key, _segments.reduce_by_key))
 
 __version__ = _capi.version()
 
 __all__ = [
-    "algorithms", "argsort", "bincount", "built_with_cuda", "compress", "cummax", "cummin", "cumprod", "cumsum",
-    "device_count", "flatnonzero", "histogram", "nonzero", "partition", "scan", "select", "sort", "sort_by_key",
-    "unique", "unique_consecutive",
+    "algorithms", "argmax", "argmin", "argsort", "bincount", "built_with_cuda", "compress", "cummax", "cummin",
+    "cumprod", "cumsum", "device_count", "flatnonzero", "histogram", "min_max", "nonzero", "partition", "reduce",
+    "reduce_by_key", "scan", "scan_by_key", "segment_csr", "segment_reduce", "segmented_scan", "select", "sort",
+    "sort_by_key", "unique", "unique_consecutive",
 ]
 
 

@@ -38,6 +38,8 @@ DTYPE_CODES = {
 }
 OP_CODES = {"sum": 0, "prod": 1, "min": 2, "max": 3, "and": 4, "or": 5, "xor": 6}
 PRED_NONZERO, PRED_LESS, PRED_GREATER = 0, 1, 2
+# sk_reduce's operators beyond OP_CODES (capi.h's SK_REDUCE_*)
+REDUCE_ARGMIN, REDUCE_ARGMAX, REDUCE_MIN_MAX = 16, 17, 18
 
 _i = ctypes.c_int
 _i64 = ctypes.c_int64
@@ -86,6 +88,21 @@ ARGS = {
                       (_i64, "bins"), (_u64, "algorithm stream")),
     "bincount_capped": _args("bincount_capped", (_i64, "device dtype"), (_u64, "samples"), (_i64, "n"),
                              (_u64, "counts"), (_i64, "capacity"), (_u64, "algorithm stream summary")),
+    "reduce": _args("reduce", (_i64, "device dtype op"), (_u64, "in"), (_i64, "n"), (_u64, "out workspace"),
+                    (_i64, "workspace_bytes"), (_u64, "stream")),
+    "segments_workspace": _args("segments_workspace", (_i64, "device n n_segments value_bytes")),
+    "segmented_reduce": _args("segmented_reduce", (_i64, "device dtype op mean"), (_u64, "in"), (_i64, "n"),
+                              (_u64, "offsets"), (_i64, "n_segments"), (_u64, "init empty out"), (_i64, "check"),
+                              (_u64, "workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
+    "segmented_scan": _args("segmented_scan", (_i64, "device dtype op exclusive"), (_u64, "init in out"),
+                            (_i64, "n"), (_u64, "offsets"), (_i64, "n_segments"), (_u64, "flags"), (_i64, "check"),
+                            (_u64, "workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
+    "scan_by_key": _args("scan_by_key", (_i64, "device dtype op exclusive"), (_u64, "init keys"), (_i64, "key_bytes"),
+                         (_u64, "in out"), (_i64, "n"), (_u64, "workspace"), (_i64, "workspace_bytes"),
+                         (_u64, "stream")),
+    "reduce_by_key": _args("reduce_by_key", (_i64, "device dtype op"), (_u64, "keys"), (_i64, "key_bytes"),
+                           (_u64, "in"), (_i64, "n"), (_u64, "unique_keys aggregates count workspace"),
+                           (_i64, "workspace_bytes"), (_u64, "stream")),
 }
 
 # Prototypes as capi.h declares them (python/tests/test_capi_abi.py compares the two). An
@@ -112,6 +129,13 @@ _protos = {
     "sk_histogram_edges": (_i, [ARGS["histogram_edges"]]),
     "sk_bincount": (_i, [ARGS["bincount"]]),
     "sk_bincount_capped": (_i, [ARGS["bincount_capped"]]),
+    "sk_reduce_workspace": (_i, [ARGS["reduce"], _pi64]),
+    "sk_reduce": (_i, [ARGS["reduce"]]),
+    "sk_segments_workspace": (_i, [ARGS["segments_workspace"], _pi64]),
+    "sk_segmented_reduce": (_i, [ARGS["segmented_reduce"]]),
+    "sk_segmented_scan": (_i, [ARGS["segmented_scan"]]),
+    "sk_scan_by_key": (_i, [ARGS["scan_by_key"]]),
+    "sk_reduce_by_key": (_i, [ARGS["reduce_by_key"]]),
 }
 _CODES = {_i64: "q", _u64: "Q", _f64: "d"}
 
@@ -275,9 +299,13 @@ _WORKSPACE_FIELDS = {
     "scan": ("device", "dtype", "outer", "len", "inner", "algorithm"),
     "sort": ("device", "dtype", "n", "value_bytes", "indices", "algorithm"),
     "compact": ("device", "n", "item_bytes", "algorithm"),
+    "reduce": ("device", "dtype", "op"),
+    "segments": ("device", "n", "n_segments", "value_bytes"),
 }
-_WORKSPACE_ENTRY = {"scan": "scan_workspace", "sort": "sort_workspace", "compact": "compact_workspace"}
-_WORKSPACE_BLOCK = {"scan": "scan", "sort": "sort", "compact": "compact_workspace"}
+_WORKSPACE_ENTRY = {"scan": "scan_workspace", "sort": "sort_workspace", "compact": "compact_workspace",
+                    "reduce": "reduce_workspace", "segments": "segments_workspace"}
+_WORKSPACE_BLOCK = {"scan": "scan", "sort": "sort", "compact": "compact_workspace", "reduce": "reduce",
+                    "segments": "segments_workspace"}
 _workspace_cache = {}
 
 

@@ -155,7 +155,9 @@ def check_size_arg(size, what):
 
 # Each entry that takes workspace: the workspace query (_capi.workspace_bytes) it needs.
 _WORKSPACE_OF = {"scan": "scan", "sort": "sort", "select_flagged": "compact", "select_if": "compact",
-                 "partition": "compact", "nonzero": "compact", "unique": "compact"}
+                 "partition": "compact", "nonzero": "compact", "unique": "compact", "reduce": "reduce",
+                 "segmented_reduce": "segments", "segmented_scan": "segments", "scan_by_key": "segments",
+                 "reduce_by_key": "segments"}
 _CODE_BYTES = {code: (2 if name == "bfloat16" else np.dtype(name).itemsize) for name, code in _capi.DTYPE_CODES.items()}
 
 
@@ -193,6 +195,10 @@ def run(name, a, *, workspace=None, extra=(), **fields):
         kind = _WORKSPACE_OF[name]
         if kind == "scan":
             query = (dev, fields["dtype"], fields["outer"], fields["len"], fields["inner"], alg)
+        elif kind == "reduce":
+            query = (dev, fields["dtype"], fields["op"])
+        elif kind == "segments":
+            query = (dev, fields["n"], fields.get("n_segments", 0), _CODE_BYTES[fields["dtype"]])
         elif kind == "sort":
             query = (dev, fields["dtype"], fields["n"], fields.get("value_bytes", 0), int(fields.get("indices", 0) != 0),
                      alg)

@@ -220,6 +220,28 @@ def gpu_rows(log2n, reps):
          [("cupy.unique", _try(lambda: timer_c(lambda: cp.unique(xc, return_counts=True), reps)) if xc is not None else None),
           ("torch.unique", _try(lambda: timer_t(lambda: torch.unique(xt, return_counts=True), reps)) if xt is not None else None)])
     del xt, xc, x
+    # reductions (the result left on the device) and segments of mean length 32
+    a = rng.random(n, dtype=np.float32)
+    xt, xc = T(a), C(a)
+    x = xt if xt is not None else xc
+    timer = timer_t or timer_c
+    _row(rows, f"sum float32 2^{log2n}", timer(lambda: scankit.reduce(x), reps),
+         [("torch.sum", _try(lambda: timer_t(lambda: torch.sum(xt), reps)) if xt is not None else None),
+          ("cupy.sum", _try(lambda: timer_c(lambda: cp.sum(xc), reps)) if xc is not None else None)])
+    _row(rows, f"argmax float32 2^{log2n}", timer(lambda: scankit.argmax(x), reps),
+         [("torch.argmax", _try(lambda: timer_t(lambda: torch.argmax(xt), reps)) if xt is not None else None),
+          ("cupy.argmax", _try(lambda: timer_c(lambda: cp.argmax(xc), reps)) if xc is not None else None)])
+    del xt, xc, x
+    lengths = rng.integers(0, 65, max(1, n // 32)).astype(np.int64)  # about n items
+    a = rng.random(int(lengths.sum()), dtype=np.float32)
+    xt, xc, lt, lc = T(a), C(a), T(lengths), C(lengths)
+    x, ln = (xt, lt) if xt is not None else (xc, lc)
+    _row(rows, f"segment_reduce sum float32 ~2^{log2n}, mean length 32 (unsafe)",
+         timer(lambda: scankit.segment_reduce(x, "sum", lengths=ln, unsafe=True), reps),
+         [("torch.segment_reduce", _try(lambda: timer_t(lambda: torch.segment_reduce(xt, "sum", lengths=lt,
+                                                                                       unsafe=True), reps))
+           if xt is not None else None)])
+    del xt, xc, x, lt, lc, ln
     # the cost of the Python call: small inputs, where the kernels take a few microseconds
     a = rng.integers(0, 8, 1 << 12).astype(np.int32)
     for label, x, tm in (("torch", T(a), timer_t), ("cupy", C(a), timer_c)):
@@ -357,6 +379,16 @@ def cpu_rows(log2n, reps):
     u = rng.integers(0, 65536, n).astype(np.int32)
     _row(rows, f"unique with counts int32 2^{log2n}", _cpu_time(lambda: scankit.unique(u, return_counts=True), reps),
          [("numpy.unique", _cpu_time(lambda: np.unique(u, return_counts=True), reps))])
+    f = rng.random(n, dtype=np.float32)
+    _row(rows, f"sum float32 2^{log2n}", _cpu_time(lambda: scankit.reduce(f), reps),
+         [("numpy.sum", _cpu_time(lambda: np.sum(f), reps))])
+    # segments of 1 to 64 items (numpy.add.reduceat gives an empty segment an item)
+    starts = np.concatenate([[0], np.cumsum(rng.integers(1, 65, max(1, n // 32)))])
+    starts = starts[starts < n]
+    offsets = np.concatenate([starts, [n]]).astype(np.int64)
+    _row(rows, f"segment_reduce sum float32 2^{log2n}, mean length 32",
+         _cpu_time(lambda: scankit.segment_reduce(f, "sum", offsets=offsets), reps),
+         [("numpy.add.reduceat", _cpu_time(lambda: np.add.reduceat(f, starts), reps))])
     return rows
 
 

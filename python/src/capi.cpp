@@ -370,4 +370,141 @@ int sk_bincount_capped(const sk_bincount_capped_args* a) {
   });
 }
 
+int sk_reduce_workspace(const sk_reduce_args* a, int64_t* bytes) {
+  return guarded([&] {
+    check_out(a, "the argument block", "sk_reduce_workspace");
+    check_out(bytes, "bytes", "sk_reduce_workspace");
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::reduce_workspace(device, static_cast<int>(a->dtype),
+                                                static_cast<int>(a->op));
+  });
+}
+
+int sk_reduce(const sk_reduce_args* a) {
+  return guarded([&] {
+    check_out(a, "the argument block", "reduce");
+    check_n(a->n, "reduce");
+    check_out(at(a->out), "out", "reduce");
+    if (a->n > 0) check_out(at(a->in), "in", "reduce");
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op);
+    if (a->n == 0 && (op == SK_REDUCE_ARGMIN || op == SK_REDUCE_ARGMAX))
+      throw sk::invalid_argument(std::string(op == SK_REDUCE_ARGMIN ? "argmin" : "argmax") +
+                                 ": an empty array has no extreme item");
+    if (device >= 0)
+      return gpu::reduce(device, dtype, op, at(a->in), a->n, at(a->out), at(a->workspace),
+                         a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    host::reduce(dtype, op, at(a->in), a->n, at(a->out));
+  });
+}
+
+int sk_segments_workspace(const sk_segments_workspace_args* a, int64_t* bytes) {
+  return guarded([&] {
+    check_out(a, "the argument block", "sk_segments_workspace");
+    check_out(bytes, "bytes", "sk_segments_workspace");
+    check_n(a->n, "segments");
+    check_n(a->n_segments, "segments");
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::segments_workspace(device, a->n, a->n_segments,
+                                                  static_cast<int>(a->value_bytes));
+  });
+}
+
+int sk_segmented_reduce(const sk_segmented_reduce_args* a) {
+  return guarded([&] {
+    const char* where = "segment_reduce";
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    check_n(a->n_segments, where);
+    const auto* offsets = static_cast<const std::int64_t*>(at(a->offsets));
+    check_out(offsets, "offsets", where);
+    if (a->n_segments > 0) check_out(at(a->out), "out", where);
+    if (a->n > 0) check_out(at(a->in), "in", where);
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op);
+    if (a->mean != 0 && op != SK_OP_SUM)
+      throw sk::invalid_argument("segment_reduce: the mean is a sum's (op SK_OP_SUM)");
+    if (device >= 0)
+      return gpu::segmented_reduce(device, dtype, op, a->mean != 0, at(a->in), a->n, offsets,
+                                   a->n_segments, at(a->init), at(a->empty), at(a->out),
+                                   static_cast<int>(a->check), at(a->workspace),
+                                   a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    host::segmented_reduce(dtype, op, a->mean != 0, at(a->in), a->n, offsets, a->n_segments,
+                           at(a->init), at(a->empty), at(a->out), a->check == 2);
+  });
+}
+
+int sk_segmented_scan(const sk_segmented_scan_args* a) {
+  return guarded([&] {
+    const char* where = "segmented_scan";
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    check_n(a->n_segments, where);
+    const auto* offsets = static_cast<const std::int64_t*>(at(a->offsets));
+    const auto* flags = static_cast<const std::uint8_t*>(at(a->flags));
+    if ((offsets == nullptr) == (flags == nullptr))
+      throw sk::invalid_argument("segmented_scan: pass either offsets or flags");
+    if (a->n > 0) {
+      check_out(at(a->in), "in", where);
+      check_out(at(a->out), "out", where);
+    }
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op);
+    if (device >= 0)
+      return gpu::segmented_scan(device, dtype, op, a->exclusive != 0, at(a->init), at(a->in),
+                                 at(a->out), a->n, offsets, a->n_segments, flags, a->check != 0,
+                                 at(a->workspace), a->workspace_bytes,
+                                 static_cast<std::uintptr_t>(a->stream));
+    host::segmented_scan(dtype, op, a->exclusive != 0, at(a->init), at(a->in), at(a->out), a->n,
+                         offsets, a->n_segments, flags);
+  });
+}
+
+int sk_scan_by_key(const sk_scan_by_key_args* a) {
+  return guarded([&] {
+    const char* where = "scan_by_key";
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    if (a->n > 0) {
+      check_out(at(a->keys), "keys", where);
+      check_out(at(a->in), "in", where);
+      check_out(at(a->out), "out", where);
+    }
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op), key_bytes = static_cast<int>(a->key_bytes);
+    if (device >= 0)
+      return gpu::scan_by_key(device, dtype, op, a->exclusive != 0, at(a->init), at(a->keys),
+                              key_bytes, at(a->in), at(a->out), a->n, at(a->workspace),
+                              a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    host::scan_by_key(dtype, op, a->exclusive != 0, at(a->init), at(a->keys), key_bytes,
+                      at(a->in), at(a->out), a->n);
+  });
+}
+
+int sk_reduce_by_key(const sk_reduce_by_key_args* a) {
+  return guarded([&] {
+    const char* where = "reduce_by_key";
+    check_out(a, "the argument block", where);
+    check_n(a->n, where);
+    auto* count = static_cast<std::int64_t*>(at(a->count));
+    check_out(count, "count", where);
+    if (a->n > 0) {
+      check_out(at(a->keys), "keys", where);
+      check_out(at(a->in), "in", where);
+      check_out(at(a->unique_keys), "unique_keys", where);
+      check_out(at(a->aggregates), "aggregates", where);
+    }
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    const int op = static_cast<int>(a->op), key_bytes = static_cast<int>(a->key_bytes);
+    if (device >= 0)
+      return gpu::reduce_by_key(device, dtype, op, at(a->keys), key_bytes, at(a->in), a->n,
+                                at(a->unique_keys), at(a->aggregates), count, at(a->workspace),
+                                a->workspace_bytes, static_cast<std::uintptr_t>(a->stream));
+    *count = host::reduce_by_key(dtype, op, at(a->keys), key_bytes, at(a->in), a->n,
+                                 at(a->unique_keys), at(a->aggregates));
+  });
+}
+
 }  // extern "C"

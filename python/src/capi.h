@@ -270,6 +270,104 @@ typedef struct sk_bincount_capped_args {
 } sk_bincount_capped_args;
 SK_API int sk_bincount_capped(const sk_bincount_capped_args* args);
 
+/* ---- reductions over n items -------------------------------------------------------------
+ * op: an SK_OP_* code (and, or, xor need integers), or SK_REDUCE_ARGMIN / SK_REDUCE_ARGMAX /
+ * SK_REDUCE_MIN_MAX. out (device memory on the GPU, where the result is left: stream-ordered,
+ * no synchronisation):
+ *   SK_OP_*            one item of dtype: op over the items (the identity for n == 0);
+ *   ARGMIN, ARGMAX     16 bytes: the extreme item (dtype) at byte 0 and its first position
+ *                      (int64) at byte 8 (a NaN wins, as numpy.argmin); n must be >= 1;
+ *   MIN_MAX            two items of dtype: the smallest, then the largest (NaN if any is NaN).
+ * Types: int32/64, uint32/64, float32/64. */
+#define SK_REDUCE_ARGMIN 16
+#define SK_REDUCE_ARGMAX 17
+#define SK_REDUCE_MIN_MAX 18
+typedef struct sk_reduce_args {
+  int64_t device, dtype, op;
+  uint64_t in;
+  int64_t n;
+  uint64_t out, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_reduce_args;
+/* Reads device, dtype and op. */
+SK_API int sk_reduce_workspace(const sk_reduce_args* args, int64_t* bytes);
+SK_API int sk_reduce(const sk_reduce_args* args);
+
+/* ---- segmented operations (scankit/segments.hpp) ------------------------------------------
+ * Values: int32/64, uint32/64, float32/64; op: SK_OP_SUM, PROD, MIN or MAX. offsets: CSR, the
+ * n_segments + 1 int64 positions of the segments (where the data lies). init, empty: one item
+ * of dtype in host memory, or NULL. check: 0 takes the segments as valid (invalid ones give
+ * unspecified results but no access out of bounds); 1 checks that every segment lies in
+ * [0, n] and none decreases or overlaps the previous one; 2 also that they cover [0, n)
+ * (offsets[0] == 0, offsets[n_segments] == n). The GPU's check synchronises the stream; the
+ * CPU always checks (1 at least). Workspace: sk_segments_workspace with n_segments (0 for
+ * flags and keys) and the value bytes. */
+typedef struct sk_segments_workspace_args {
+  int64_t device, n, n_segments, value_bytes;
+} sk_segments_workspace_args;
+SK_API int sk_segments_workspace(const sk_segments_workspace_args* args, int64_t* bytes);
+/* out[s] = op(init, in[offsets[s]], ..., in[offsets[s+1] - 1]) (without init when NULL); mean
+ * != 0 (op SUM): that divided by the segment's length (in the value type: integers truncate).
+ * An empty segment gets *empty if given, else init if given, else the identity (mean: NaN for
+ * floats, 0 for integers) -- torch.segment_reduce's rules. out may not overlap in. */
+typedef struct sk_segmented_reduce_args {
+  int64_t device, dtype, op, mean;
+  uint64_t in;
+  int64_t n;
+  uint64_t offsets;
+  int64_t n_segments;
+  uint64_t init, empty, out;
+  int64_t check;
+  uint64_t workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_segmented_reduce_args;
+SK_API int sk_segmented_reduce(const sk_segmented_reduce_args* args);
+/* A scan of each segment on its own (the carry starts again at init, NULL: the identity): the
+ * segments by covering offsets, or (offsets NULL) by head flags, one uint8 per item, non-zero
+ * starting a segment (item 0 always starts one). out may equal in. */
+typedef struct sk_segmented_scan_args {
+  int64_t device, dtype, op, exclusive;
+  uint64_t init, in, out;
+  int64_t n;
+  uint64_t offsets;
+  int64_t n_segments;
+  uint64_t flags;
+  int64_t check;
+  uint64_t workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_segmented_scan_args;
+SK_API int sk_segmented_scan(const sk_segmented_scan_args* args);
+/* The segmented scan whose segments are the runs of equal keys (key_bytes 4 or 8, compared by
+ * their bits). */
+typedef struct sk_scan_by_key_args {
+  int64_t device, dtype, op, exclusive;
+  uint64_t init, keys;
+  int64_t key_bytes;
+  uint64_t in, out;
+  int64_t n;
+  uint64_t workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_scan_by_key_args;
+SK_API int sk_scan_by_key(const sk_scan_by_key_args* args);
+/* For each run of equal keys, in order: its key to unique_keys[r], op over its values to
+ * aggregates[r]; the number of runs to count (as the compactions' count: device memory on the
+ * GPU). unique_keys and aggregates hold n items. */
+typedef struct sk_reduce_by_key_args {
+  int64_t device, dtype, op;
+  uint64_t keys;
+  int64_t key_bytes;
+  uint64_t in;
+  int64_t n;
+  uint64_t unique_keys, aggregates, count, workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_reduce_by_key_args;
+SK_API int sk_reduce_by_key(const sk_reduce_by_key_args* args);
+
 #ifdef __cplusplus
 }
 #endif

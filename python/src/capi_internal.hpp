@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "capi.h"
 #include "capi_guard.hpp"
@@ -235,6 +237,53 @@ decltype(auto) visit_bytes(int bytes, unsigned allowed_sizes, F&& f) {
 inline constexpr unsigned sizes_cpu = (1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 16);
 inline constexpr unsigned sizes_gpu_sort = (1u << 4) | (1u << 8) | (1u << 16);
 
+/// Calls f(Op{}) with the monoid of an SK_OP_* code a segmented operation takes (sum, product,
+/// min, max: what the library instantiates them for).
+template <class T, class F>
+decltype(auto) visit_segment_op(int op, F&& f) {
+  switch (op) {
+    case SK_OP_SUM:
+      return f(scankit::sum<T>{});
+    case SK_OP_PROD:
+      return f(scankit::product<T>{});
+    case SK_OP_MIN:
+      return f(scankit::min<T>{});
+    case SK_OP_MAX:
+      return f(scankit::max<T>{});
+  }
+  throw scankit::invalid_argument(
+      "segmented operations take sum, prod, min or max, not operator code " + std::to_string(op));
+}
+
+/// Calls f(std::type_identity<B>{}) with the unsigned integer of a key's width (4 or 8 bytes):
+/// the by-key operations compare keys by their bits.
+template <class F>
+void visit_key_bits(int key_bytes, F&& f) {
+  if (key_bytes == 4) return f(std::type_identity<std::uint32_t>{});
+  if (key_bytes == 8) return f(std::type_identity<std::uint64_t>{});
+  throw type_error("keys must be of 4 or 8 bytes, not " + std::to_string(key_bytes));
+}
+
+/// What an empty segment of a segmented reduction gets (capi.h's sk_segmented_reduce).
+template <class T, class Op>
+T empty_segment_value(const Op& op, bool mean, const void* init, const void* empty) {
+  if (empty) return *static_cast<const T*>(empty);
+  if (init) return *static_cast<const T*>(init);
+  if (mean) {
+    if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::quiet_NaN();
+    else return T(0);
+  }
+  return op.identity();
+}
+
+/// A non-empty segment's result from op over its items: init combined first, then the mean.
+template <class T, class Op>
+T finish_segment(const Op& op, bool mean, bool has_init, T init, T value, std::int64_t length) {
+  if (has_init) value = op(init, value);
+  if (mean) value = static_cast<T>(value / static_cast<T>(length));
+  return value;
+}
+
 /// The algorithm names (GPU ones first, default first) of a primitive.
 const char* algorithm_list(const std::string& primitive);
 
@@ -276,6 +325,19 @@ void histogram_edges(int dtype, const void* samples, std::int64_t n, std::uint64
                      const void* edges, std::int64_t num_edges, const std::string& algorithm);
 void bincount(int dtype, const void* samples, std::int64_t n, std::uint64_t* counts,
               std::int64_t bins, const std::string& algorithm);
+/// sk_reduce (cpu_reduce.cpp): op an SK_OP_* or SK_REDUCE_* code, out as capi.h lays it out.
+void reduce(int dtype, int op, const void* in, std::int64_t n, void* out);
+/// The segmented operations (cpu_segments.cpp); segments checked first (check_segments_host).
+void segmented_reduce(int dtype, int op, bool mean, const void* in, std::int64_t n,
+                      const std::int64_t* offsets, std::int64_t n_segments, const void* init,
+                      const void* empty, void* out, bool covering);
+void segmented_scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
+                    std::int64_t n, const std::int64_t* offsets, std::int64_t n_segments,
+                    const std::uint8_t* flags);
+void scan_by_key(int dtype, int op, bool exclusive, const void* init, const void* keys,
+                 int key_bytes, const void* in, void* out, std::int64_t n);
+std::int64_t reduce_by_key(int dtype, int op, const void* keys, int key_bytes, const void* in,
+                           std::int64_t n, void* unique_keys, void* aggregates);
 }  // namespace host
 
 // ---- the GPU backend (capi_cuda.cpp; capi_nocuda.cpp throws no_device_error) --------------
@@ -327,6 +389,26 @@ void bincount(int device, int dtype, const void* samples, std::int64_t n, std::u
 void bincount_capped(int device, int dtype, const void* samples, std::int64_t n,
                      std::uint64_t* counts, std::int64_t capacity, const std::string& algorithm,
                      std::uintptr_t stream, std::int64_t* summary);
+// Reductions and segments (capi_reduce.cpp, capi_segments.cpp): the arguments as capi.h's.
+std::int64_t reduce_workspace(int device, int dtype, int op);
+void reduce(int device, int dtype, int op, const void* in, std::int64_t n, void* out, void* ws,
+            std::int64_t ws_bytes, std::uintptr_t stream);
+std::int64_t segments_workspace(int device, std::int64_t n, std::int64_t n_segments,
+                                int value_bytes);
+void segmented_reduce(int device, int dtype, int op, bool mean, const void* in, std::int64_t n,
+                      const std::int64_t* offsets, std::int64_t n_segments, const void* init,
+                      const void* empty, void* out, int check, void* ws, std::int64_t ws_bytes,
+                      std::uintptr_t stream);
+void segmented_scan(int device, int dtype, int op, bool exclusive, const void* init,
+                    const void* in, void* out, std::int64_t n, const std::int64_t* offsets,
+                    std::int64_t n_segments, const std::uint8_t* flags, bool check, void* ws,
+                    std::int64_t ws_bytes, std::uintptr_t stream);
+void scan_by_key(int device, int dtype, int op, bool exclusive, const void* init,
+                 const void* keys, int key_bytes, const void* in, void* out, std::int64_t n,
+                 void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
+void reduce_by_key(int device, int dtype, int op, const void* keys, int key_bytes, const void* in,
+                   std::int64_t n, void* unique_keys, void* aggregates, std::int64_t* count,
+                   void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 }  // namespace gpu
 
 }  // namespace scankit::capi

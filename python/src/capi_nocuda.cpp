@@ -76,4 +76,31 @@ void bincount(int, int, const void*, std::int64_t, std::uint64_t*, std::int64_t,
               std::uintptr_t) {
   none();
 }
+std::int64_t reduce_workspace(int, int, int) {
+  none();
+}
+void reduce(int, int, int, const void*, std::int64_t, void*, void*, std::int64_t, std::uintptr_t) {
+  none();
+}
+std::int64_t segments_workspace(int, std::int64_t, std::int64_t, int) {
+  none();
+}
+void segmented_reduce(int, int, int, bool, const void*, std::int64_t, const std::int64_t*,
+                      std::int64_t, const void*, const void*, void*, int, void*, std::int64_t,
+                      std::uintptr_t) {
+  none();
+}
+void segmented_scan(int, int, int, bool, const void*, const void*, void*, std::int64_t,
+                    const std::int64_t*, std::int64_t, const std::uint8_t*, bool, void*,
+                    std::int64_t, std::uintptr_t) {
+  none();
+}
+void scan_by_key(int, int, int, bool, const void*, const void*, int, const void*, void*,
+                 std::int64_t, void*, std::int64_t, std::uintptr_t) {
+  none();
+}
+void reduce_by_key(int, int, int, const void*, int, const void*, std::int64_t, void*, void*,
+                   std::int64_t*, void*, std::int64_t, std::uintptr_t) {
+  none();
+}
 }  // namespace scankit::capi::gpu

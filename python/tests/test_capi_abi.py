@@ -224,6 +224,9 @@ def test_codes_match_the_header():
                                           _capi.ECUDA, _capi.EOTHER, _capi.ECAPTURING]
     kept = re.search(r"#define\s+SK_SCAN_KEPT_WORKSPACE\s+(\d+)", text)
     assert int(kept.group(1)) == _capi.SCAN_KEPT_WORKSPACE
+    for name, code in (("ARGMIN", _capi.REDUCE_ARGMIN), ("ARGMAX", _capi.REDUCE_ARGMAX),
+                       ("MIN_MAX", _capi.REDUCE_MIN_MAX)):
+        assert int(re.search(rf"#define\s+SK_REDUCE_{name}\s+(\d+)", text).group(1)) == code
 
 
 def _short(name):

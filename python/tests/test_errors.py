@@ -170,7 +170,8 @@ def test_input_too_large_to_copy_is_a_memory_error(gpu_backend):
         huge = gpu_backend.cp.broadcast_to(x[:1], (1 << 38,))
     else:
         huge = x[:1].expand(1 << 38)
-    for f in (scankit.cumsum, scankit.sort, lambda y: scankit.select(y, greater_than=0)):
+    for f in (scankit.cumsum, scankit.sort, lambda y: scankit.select(y, greater_than=0), scankit.reduce,
+              scankit.argmax):
         with pytest.raises(MemoryError):
             f(huge)
     np.testing.assert_array_equal(gpu_backend.numpy(x), np.arange(4))
@@ -189,14 +190,26 @@ def test_inputs_are_not_modified(backend, rng):
     scankit.histogram(xb, bins=10)
     scankit.bincount(xb)
     scankit.sort_by_key(xb, xb)
+    scankit.reduce(xb)
+    scankit.argmin(xb)
+    scankit.min_max(xb)
+    lengths = backend.asarray(np.full(50, 100, np.int64))
+    scankit.segment_reduce(xb, "max", lengths=lengths)
+    scankit.segmented_scan(xb, lengths=lengths, exclusive=True)
+    scankit.segmented_scan(xb, flags=mb)
+    scankit.scan_by_key(xb, xb)
+    scankit.reduce_by_key(xb, xb)
+    np.testing.assert_array_equal(backend.numpy(lengths), np.full(50, 100))
     np.testing.assert_array_equal(backend.numpy(xb), x)
     np.testing.assert_array_equal(backend.numpy(mb), m)
 
 
 def test_results_are_arrays_of_the_input_library(backend):
     x = backend.asarray(np.arange(10, dtype=np.int32))
+    lengths, offsets = backend.asarray(np.array([5, 5])), backend.asarray(np.array([0, 3, 10]))
     for r in (scankit.cumsum(x), scankit.sort(x), scankit.select(x, greater_than=3), scankit.unique(x),
-              scankit.histogram(x)[0], scankit.bincount(x)):
+              scankit.histogram(x)[0], scankit.bincount(x), scankit.segment_reduce(x, lengths=lengths),
+              scankit.segmented_scan(x, offsets=offsets), scankit.scan_by_key(x, x), scankit.reduce_by_key(x, x)[1]):
         assert type(r) is type(x)
         if backend.gpu:
             assert str(getattr(r, "device", "")) == str(getattr(x, "device", ""))
