@@ -96,29 +96,46 @@ __global__ void partition_kernel(const std::int64_t* end, std::int64_t segments,
 // ---------------------------------------------------------------------------------------------
 // The tile engine.
 
-/// Items of T between two padding slots of the tile in shared memory: one slot every 128 bytes,
-/// so the threads of a warp reading item c of their rows (row stride 64 bytes) hit distinct banks.
-template <class T>
-constexpr int pad_period() {
-  return sizeof(T) >= 128 ? 1 : static_cast<int>(128 / sizeof(T));
-}
-
-template <class T>
-__device__ __forceinline__ int slot(int i) {
-  return i + i / pad_period<T>();
-}
+/// Shared memory of a tile of D items of T in rows of Row: the items (each row padded by one
+/// slot, so the rows' strides are odd in 4-byte words and a warp reading item c of 32 rows hits
+/// 32 banks), the head bitmap (one spare word, so that bit D reads as zero), and, for
+/// reduce_by_key, each bitmap word's count of heads before it.
+template <class T, int Row>
+struct tile_layout {
+  static constexpr int D = block_threads * Row;
+  static constexpr int words = D / 32 + 1;
+  static constexpr std::size_t items_bytes = (std::size_t{D} + D / Row) * sizeof(T);
+  static constexpr std::size_t heads_offset = (items_bytes + 15) / 16 * 16;
+  static constexpr std::size_t ranks_offset = heads_offset + words * sizeof(unsigned);
+  static constexpr std::size_t bytes(bool ranks) { return ranks_offset + (ranks ? words * sizeof(int) : 0); }
+  __device__ static int slot(int i) { return i + i / Row; }
+};
 
 __device__ __forceinline__ std::uint64_t key_at(const heads_desc& h, std::int64_t i) {
   return h.key_bytes == 4 ? static_cast<std::uint64_t>(static_cast<const std::uint32_t*>(h.keys)[i])
                           : static_cast<const std::uint64_t*>(h.keys)[i];
 }
 
-/// Streaming (evict-first) loads and stores where the type has them, plain ones otherwise.
+/// Copies one item from global to shared memory without a register round trip where the
+/// hardware can (cp.async on Ampere and newer, for naturally aligned 4-, 8- and 16-byte items).
 template <class T>
-__device__ __forceinline__ T load_once(const T* p) {
-  if constexpr (std::is_arithmetic_v<T>) return __ldcs(p);
-  else return *p;
+__device__ __forceinline__ void copy_to_shared(T* dst, const T* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) >= sizeof(T)) {
+    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(src), "n"(sizeof(T)) : "memory");
+    return;
+  }
+#endif
+  *dst = *src;
 }
+__device__ __forceinline__ void wait_shared_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+#endif
+}
+
+/// Streaming (evict-first) stores where the type has them, plain ones otherwise.
 template <class T>
 __device__ __forceinline__ void store_once(T* p, const T& v) {
   if constexpr (std::is_arithmetic_v<T>) __stcs(p, v);
@@ -128,14 +145,16 @@ __device__ __forceinline__ void store_once(T* p, const T& v) {
 __device__ __forceinline__ bool head_bit(const unsigned* heads, int i) { return (heads[i >> 5] >> (i & 31)) & 1u; }
 
 template <sink Sink, int Row, class T, class Op>
-__global__ void __launch_bounds__(block_threads)
+__global__ void __launch_bounds__(block_threads, 3)
     tile_kernel(const __grid_constant__ tile_args<T> a, Op op, const __grid_constant__ tree<seg_state<T>> tr,
-                unsigned long long* tile_counter, std::int64_t tiles, unsigned backoff) {
+                unsigned long long* tile_counter, std::int64_t tiles, unsigned backoff, unsigned first_delay) {
   using state = seg_state<T>;
-  constexpr int D = block_threads * Row;  // work items per tile
+  using layout = tile_layout<T, Row>;
+  constexpr int D = layout::D;  // work items per tile
   const seg_op<Op> sop{op};
-  __shared__ T items[D + D / pad_period<T>()];
-  __shared__ unsigned heads[D / 32];
+  extern __shared__ uint4 tile_memory[];
+  T* items = reinterpret_cast<T*>(tile_memory);
+  unsigned* heads = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(tile_memory) + layout::heads_offset);
   __shared__ state warp_totals[32];
   __shared__ state level_sums[max_levels];
   __shared__ std::int64_t tile_id;
@@ -147,7 +166,7 @@ __global__ void __launch_bounds__(block_threads)
   const heads_desc& h = a.h;
   const bool by_bounds = h.source == head_source::bounds;
 
-  // --- Phase 0: the tile's items [b0, b1) and segment ends [a0, a1) ---
+  // --- Phase 0: the tile's items [b0, b0 + valid) and segment ends [a0, a1) ---
   const std::int64_t total = a.n + (by_bounds ? h.segments : 0);
   const std::int64_t d0 = t * D, d1 = d0 + D < total ? d0 + D : total;
   const std::int64_t a0 = by_bounds ? h.partition[t] : 0, a1 = by_bounds ? h.partition[t + 1] : 0;
@@ -156,14 +175,13 @@ __global__ void __launch_bounds__(block_threads)
   count = count < 0 ? 0 : (count > D ? D : (count > a.n - b0 ? a.n - b0 : count));
   const int valid = static_cast<int>(count);
 
-  // --- Phase 1: load the items, mark the heads ---
-#pragma unroll
-  for (int k = 0; k < Row; ++k) {
-    const int j = k * block_threads + tid;
-    items[slot<T>(j)] = j < valid ? load_once(a.in + b0 + j) : op.identity();
+  // --- Phase 1: copy the items to shared memory, mark the heads meanwhile ---
+  for (int j = tid; j < D; j += block_threads) {
+    if (j < valid) copy_to_shared(items + layout::slot(j), a.in + b0 + j);
+    else items[layout::slot(j)] = op.identity();
   }
   if (by_bounds) {
-    for (int w = tid; w < D / 32; w += block_threads) heads[w] = 0;
+    for (int w = tid; w < layout::words; w += block_threads) heads[w] = 0;
     __syncthreads();
     // A non-empty segment that begins among these items ends here or later: s in [a0, a1].
     const std::int64_t last = a1 < h.segments - 1 ? a1 : h.segments - 1;
@@ -175,83 +193,108 @@ __global__ void __launch_bounds__(block_threads)
       }
     }
   } else {
-#pragma unroll
+    if (tid == 0) heads[layout::words - 1] = 0;  // the spare word; the ballots write every other
+    // Item j = k * block_threads + tid: a warp's 32 items are consecutive, so one ballot makes a
+    // bitmap word, and a key's predecessor is the previous lane's key.
+#pragma unroll 8
     for (int k = 0; k < Row; ++k) {
-      const int j = k * block_threads + tid;  // the warp's 32 items are consecutive
+      const int j = k * block_threads + tid;
       const std::int64_t i = b0 + j;
       bool head = false;
-      if (j < valid) {
-        if (i == 0) head = true;
-        else if (h.source == head_source::flags) head = h.flags[i] != 0;
-        else head = key_at(h, i) != key_at(h, i - 1);
+      if (h.source == head_source::flags) {
+        head = j < valid && (i == 0 || h.flags[i] != 0);
+      } else {
+        const std::uint64_t key = j < valid ? key_at(h, i) : 0;
+        std::uint64_t before = __shfl_up_sync(0xffffffffu, key, 1);
+        if (lane == 0 && j < valid && i > 0) before = key_at(h, i - 1);
+        head = j < valid && (i == 0 || key != before);
       }
       const unsigned word = __ballot_sync(0xffffffffu, head);
       if (lane == 0) heads[k * (block_threads / 32) + warp] = word;
     }
   }
+  wait_shared_copies();
   __syncthreads();
 
   // --- Phase 2: fold the rows, scan them across the block, publish the aggregate ---
   const int row = tid * Row;
   state row_state = sop.identity();
-#pragma unroll
+#pragma unroll 16
   for (int c = 0; c < Row; ++c)
-    if (row + c < valid) row_state = sop.step(row_state, items[slot<T>(row + c)], head_bit(heads, row + c));
+    if (row + c < valid) row_state = sop.step(row_state, items[layout::slot(row + c)], head_bit(heads, row + c));
   state aggregate;
   const state before_row = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);
   if (tid == 0 && tr.levels > 0) tr.level[0].publish(t, aggregate);
 
   // --- Phase 3: look back for the carry into the tile ---
+  if (first_delay != 0 && warp < tr.levels) __nanosleep(first_delay);
   lookback::look_back(tr, t, aggregate, sop, backoff, level_sums);
   __syncthreads();
   const state prefix = lookback::tile_prefix_of(tr, level_sums, sop.identity(), sop);
 
-  // --- Phase 4: rescan the rows from their prefixes ---
+  // --- Phase 4: rescan the rows from their prefixes, in place ---
   state running = sop(prefix, before_row);
-#pragma unroll
+#pragma unroll 16
   for (int c = 0; c < Row; ++c) {
     const int i = row + c;
     if (i >= valid) break;
     const bool head = head_bit(heads, i);
-    const T x = items[slot<T>(i)];
+    T& x = items[layout::slot(i)];
     if constexpr (Sink == sink::items) {
       const T before = head ? a.init : op(a.init, running.value);
       running = sop.step(running, x, head);
-      items[slot<T>(i)] = a.exclusive ? before : op(a.init, running.value);
-    } else if constexpr (Sink == sink::segments) {
-      running = sop.step(running, x, head);
-      items[slot<T>(i)] = running.value;
+      x = a.exclusive ? before : op(a.init, running.value);
     } else {
       running = sop.step(running, x, head);
-      const std::int64_t g = b0 + i;
-      const bool run_ends = i + 1 < valid ? head_bit(heads, i + 1) : (g + 1 >= a.n || key_at(h, g + 1) != key_at(h, g));
-      if (run_ends) {
-        const std::int64_t r = running.heads - 1;
-        a.out[r] = running.value;
-        if (h.key_bytes == 4) static_cast<std::uint32_t*>(a.unique_keys)[r] = static_cast<const std::uint32_t*>(h.keys)[g];
-        else static_cast<std::uint64_t*>(a.unique_keys)[r] = static_cast<const std::uint64_t*>(h.keys)[g];
-      }
+      x = running.value;
     }
   }
+  __syncthreads();
 
   // --- Phase 5: write the results ---
   if constexpr (Sink == sink::items) {
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < Row; ++k) {
-      const int j = k * block_threads + tid;
-      if (j < valid) store_once(a.out + b0 + j, items[slot<T>(j)]);
-    }
+    for (int j = tid; j < valid; j += block_threads) store_once(a.out + b0 + j, items[layout::slot(j)]);
   } else if constexpr (Sink == sink::segments) {
-    __syncthreads();
     // Segment s ends among this tile's work items: its last item is in the tile, or is the
     // item just before it (then its value is the carry).
     for (std::int64_t s = a0 + tid; s < a1; s += block_threads) {
       const std::int64_t bg = h.begin[s], e = h.end[s];
       const std::int64_t i = e - 1 - b0;
-      a.out[s] = bg >= e ? a.empty_value : (i >= 0 && i < valid ? items[slot<T>(static_cast<int>(i))] : prefix.value);
+      a.out[s] = bg >= e ? a.empty_value : (i >= 0 && i < valid ? items[layout::slot(static_cast<int>(i))] : prefix.value);
     }
   } else {
+    // Each run's index is the number of heads up to its last item, less one: the bitmap's
+    // words are counted once (a block scan), then every item finds its count by a popcount.
+    int* ranks = reinterpret_cast<int*>(reinterpret_cast<char*>(tile_memory) + layout::ranks_offset);
+    constexpr int per_thread = (layout::words + block_threads - 1) / block_threads;
+    int mine = 0;
+#pragma unroll
+    for (int q = 0; q < per_thread; ++q) {
+      const int w = tid * per_thread + q;
+      if (w < layout::words) mine += __popc(heads[w]);
+    }
+    __shared__ int count_sums[32];
+    int all = 0;
+    int before = tile::block_exclusive_scan(mine, sum<int>{}, count_sums, all);
+#pragma unroll
+    for (int q = 0; q < per_thread; ++q) {
+      const int w = tid * per_thread + q;
+      if (w < layout::words) {
+        ranks[w] = before;
+        before += __popc(heads[w]);
+      }
+    }
+    __syncthreads();
+    for (int j = tid; j < valid; j += block_threads) {
+      const std::int64_t g = b0 + j;
+      const bool run_ends = j + 1 < valid ? head_bit(heads, j + 1) : (g + 1 >= a.n || key_at(h, g + 1) != key_at(h, g));
+      if (!run_ends) continue;
+      const int rank = ranks[j >> 5] + __popc(heads[j >> 5] & (0xffffffffu >> (31 - (j & 31))));
+      const std::int64_t r = prefix.heads + rank - 1;
+      a.out[r] = items[layout::slot(j)];
+      if (h.key_bytes == 4) static_cast<std::uint32_t*>(a.unique_keys)[r] = static_cast<const std::uint32_t*>(h.keys)[g];
+      else static_cast<std::uint64_t*>(a.unique_keys)[r] = static_cast<const std::uint64_t*>(h.keys)[g];
+    }
     if (tid == 0 && t == tiles - 1) *a.num_runs = sop(prefix, aggregate).heads;
   }
 }

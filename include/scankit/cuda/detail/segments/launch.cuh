@@ -52,8 +52,11 @@ void run_tiles(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::siz
     SCANKIT_LAUNCH_CHECK("segments partition_kernel");
     a.h.partition = partition;
   }
-  launch_after("segments tile_kernel", tile_kernel<Sink, Row, T, Op>, dim3(static_cast<unsigned>(p.tiles)),
-               dim3(block_threads), 0, s, a, op, tr, counter, p.tiles, tu.backoff_ns);
+  auto* kernel = tile_kernel<Sink, Row, T, Op>;
+  const std::size_t smem = tile_layout<T, Row>::bytes(Sink == sink::runs);
+  allow_dynamic_shared_memory(kernel, smem);
+  launch_after("segments tile_kernel", kernel, dim3(static_cast<unsigned>(p.tiles)), dim3(block_threads), smem, s, a,
+               op, tr, counter, p.tiles, tu.backoff_ns, tu.first_delay_ns);
 }
 
 /// The classic reduction, one block per segment.

@@ -12,9 +12,10 @@ namespace scankit::cuda::detail::segments {
 /// Threads of every tile: eight warps, as the scans' tiles.
 inline constexpr int block_threads = 256;
 
-/// Bytes of items each thread's row holds: 16 int32 items, a tile of 16 KiB, which the block
-/// keeps in shared memory across the look-back.
-inline constexpr int row_bytes = 64;
+/// Bytes of items each thread's row holds: 64 int32 items, a tile of 64 KiB, which the block
+/// keeps in shared memory across the look-back. A tile's look-back costs about as much as
+/// loading a small tile, so tiles are large (as the scans' are).
+inline constexpr int row_bytes = 256;
 
 /// Items per row for items of `item_bytes` (at least one).
 constexpr int row_items_for(std::size_t item_bytes) {
@@ -23,8 +24,9 @@ constexpr int row_items_for(std::size_t item_bytes) {
 
 /// One row of the tuning table.
 struct tuning {
-  unsigned backoff_ns;  // sleep between polls of a predecessor's status
-  int partition_threads;  // threads per block of the merge-path partition
+  unsigned backoff_ns;     // sleep between polls of a predecessor's status
+  unsigned first_delay_ns; // sleep before the first poll: most predecessors publish meanwhile
+  int partition_threads;   // threads per block of the merge-path partition
 };
 
 /// The table: an entry per device class, looked up by compute capability; the last entry is
@@ -34,9 +36,9 @@ struct tuning_entry {
   tuning t;
 };
 inline constexpr tuning_entry tuning_table[] = {
-    {90, {32, 256}},   // Hopper
-    {80, {32, 256}},   // Ampere and Ada
-    {0, {128, 256}},   // anything older or unknown
+    {90, {32, 1000, 256}},  // Hopper
+    {80, {32, 1000, 256}},  // Ampere and Ada
+    {0, {128, 0, 256}},     // anything older or unknown
 };
 
 constexpr tuning tuning_for(const device_info& d) {
