@@ -10,8 +10,7 @@
 //
 //   groupby [ROWS] [GROUPS]     (default 1000000 rows over 1000 keys)
 //
-// Exit status: 0 the groups match the std::map, 1 they do not, 77 no backend to run on (a CPU
-// build whose scankit has no scankit/cpu/segments.hpp yet).
+// Exit status: 0 the groups match the std::map, 1 they do not.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,13 +25,8 @@
 #include "scankit/ops.hpp"
 #include "scankit/segments.hpp"
 
-#if __has_include("scankit/cpu/segments.hpp")
-#define GROUPBY_HAS_CPU 1
 #include "scankit/cpu/segments.hpp"
 #include "scankit/cpu/sort.hpp"
-#else
-#define GROUPBY_HAS_CPU 0
-#endif
 #ifdef SCANKIT_HAS_CUDA
 #include "scankit/cuda/segments.hpp"
 #include "scankit/cuda/sort.hpp"
@@ -64,7 +58,6 @@ groups group_by_gpu(std::vector<std::int32_t>& keys, std::vector<float>& values)
 }
 #endif
 
-#if GROUPBY_HAS_CPU
 /// On the CPU: the parallel radix sort of the pairs, then reduce_by_key over host pointers.
 /// The outputs hold n entries, the most groups there can be; reduce_by_key returns how many
 /// there are.
@@ -95,7 +88,6 @@ groups group_by_cpu(std::vector<std::int32_t>& keys, std::vector<float>& values)
   g.counts.resize(static_cast<std::size_t>(runs));
   return g;
 }
-#endif
 
 /// The same group-by with a std::map (double sums, and the sum of |value| for the tolerance).
 struct reference_group {
@@ -165,13 +157,8 @@ int main(int argc, char** argv) {
   }
 #endif
   if (!backend) {
-#if GROUPBY_HAS_CPU
     g = group_by_cpu(keys, values);
     backend = "CPU (scankit::cpu)";
-#else
-    std::printf("groupby: no GPU, and this scankit has no CPU reduce_by_key (scankit/cpu/segments.hpp): skipped\n");
-    return 77;
-#endif
   }
 
   std::printf("group-by of %lld rows on the %s: %zu groups\n\n", rows, backend, g.keys.size());

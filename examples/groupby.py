@@ -12,7 +12,7 @@ NumPy-only group-by (np.unique, np.add.reduceat, np.maximum.reduceat).
 
     python3 examples/groupby.py [ROWS] [GROUPS]      (default 1000000 rows over 1000 keys)
 
-Exit status: 0 every run matched NumPy, 1 one did not, 77 this scankit has no reduce_by_key.
+Exit status: 0 every run matched NumPy, 1 one did not.
 """
 
 import sys
@@ -94,9 +94,6 @@ def gpu_arrays():
 
 
 def main():
-    if not hasattr(scankit, "reduce_by_key"):
-        print("groupby.py: this scankit package has no reduce_by_key: skipped")
-        return 77
     rows = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     distinct = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     rng = np.random.default_rng(42)

@@ -1,5 +1,5 @@
-// The CPU rows of the segments commands (see cpu_rows.hpp): the only file that calls
-// scankit::cpu's segmented operations, so that the rest of the CLI builds without them.
+// The CPU rows of the segments commands (see cpu_rows.hpp): the one file that calls
+// scankit::cpu's segmented operations.
 #include "segments/cpu_rows.hpp"
 
 #include <cstdint>
@@ -8,28 +8,12 @@
 #include "scankit/ops.hpp"
 #include "scankit/segments.hpp"
 
-#ifndef SCANKIT_TOOLS_SEGMENTS_CPU_ROWS
-#if __has_include("scankit/cpu/segments.hpp")
-#define SCANKIT_TOOLS_SEGMENTS_CPU_ROWS 1
-#else
-#define SCANKIT_TOOLS_SEGMENTS_CPU_ROWS 0
-#endif
-#endif
-
-#if SCANKIT_TOOLS_SEGMENTS_CPU_ROWS
 #include "scankit/cpu/segments.hpp"
-#endif
 
 namespace scankit::tools {
 
-bool cpu_segments_built() { return SCANKIT_TOOLS_SEGMENTS_CPU_ROWS != 0; }
-std::string cpu_segments_missing() {
-  return "this build has no CPU segments rows (scankit/cpu/segments.hpp; tools/scankit/segments/cpu_rows.cpp)";
-}
-
 template <class T>
-void run_cpu_segments([[maybe_unused]] const cpu_segments_call& c) {
-#if SCANKIT_TOOLS_SEGMENTS_CPU_ROWS
+void run_cpu_segments(const cpu_segments_call& c) {
   const auto* in = static_cast<const T*>(c.in);
   auto* out = static_cast<T*>(c.out);
   const sum<T> op{};
@@ -53,9 +37,6 @@ void run_cpu_segments([[maybe_unused]] const cpu_segments_call& c) {
   } else {
     throw invalid_argument("no CPU segments operation " + c.op);
   }
-#else
-  throw error(cpu_segments_missing());
-#endif
 }
 
 template void run_cpu_segments<std::int32_t>(const cpu_segments_call&);

@@ -1,8 +1,6 @@
 // The CPU rows of `bench|sweep|verify segments`: scankit::cpu's segmented operations, parallel
 // (row `cpu`) and the serial loops (`cpu-serial`, the *_serial functions). Their calls live in
-// cpu_rows.cpp alone, which compiles them only when scankit/cpu/segments.hpp exists (or when
-// SCANKIT_TOOLS_SEGMENTS_CPU_ROWS is defined to 1; 0 turns them off); without them the rows are
-// reported n/a.
+// cpu_rows.cpp alone.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +23,6 @@ struct cpu_segments_call {
   std::int64_t* num_runs = nullptr;       // reduce-by-key: one
 };
 
-/// Whether this build has the CPU rows; when not, why (the rows' n/a message).
-bool cpu_segments_built();
-std::string cpu_segments_missing();
 
 /// Runs the call with values of type T (i32, u32, i64, u64, f32, f64); throws what scankit::cpu
 /// throws.

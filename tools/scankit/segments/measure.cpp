@@ -209,11 +209,6 @@ seg_point measure_typed(const seg_spec& sp, std::int64_t n, std::int64_t mean, [
   for (const char* name : {"cpu", "cpu-serial"}) {
     if (!has(sp.rows, name)) continue;
     seg_row r{name, "cpu"};
-    if (!cpu_segments_built()) {
-      r.message = cpu_segments_missing();
-      p.rows.push_back(std::move(r));
-      continue;
-    }
     try {
       outputs<T> o;
       o.values.assign(out_items, T(0));
