@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "capi_gpu_scope.hpp"
 #include "capi_internal.hpp"
 #include "capi_kernels.hpp"
 #include "scankit/cuda/compact.hpp"
@@ -22,32 +23,8 @@ void check(cudaError_t e, const char* what) {
   kernels::check_cuda(e, what);
 }
 
-/// Makes `device` current for the call and restores the caller's device after it.
-class device_scope {
- public:
-  explicit device_scope(int device) {
-    const int count = device_count();
-    if (count == 0) throw scankit::no_device_error("no CUDA device is visible");
-    if (device < 0 || device >= count)
-      throw scankit::invalid_argument("device " + std::to_string(device) + " does not exist (" +
-                                      std::to_string(count) + " visible)");
-    check(cudaGetDevice(&previous_), "cudaGetDevice");
-    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
-    device_ = device;
-  }
-  ~device_scope() {
-    if (previous_ != device_) (void)cudaSetDevice(previous_);
-  }
-  device_scope(const device_scope&) = delete;
-  device_scope& operator=(const device_scope&) = delete;
-
- private:
-  int previous_ = 0, device_ = 0;
-};
-
-cudaStream_t as_stream(std::uintptr_t s) {
-  return reinterpret_cast<cudaStream_t>(s);
-}
+using scope::as_stream;
+using scope::device_scope;
 
 using kernels::sm_count;
 

@@ -1,5 +1,5 @@
-// What the GPU backend's translation units of reductions and segments share: the caller's
-// device made current for a call, and the stream handle.
+// What the GPU backend's translation units share: the caller's device made current for a call,
+// and the stream handle.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,8 +12,7 @@
 
 namespace scankit::capi::gpu::scope {
 
-/// Makes `device` current for the call and restores the caller's device after it (as
-/// capi_cuda.cpp's device_scope).
+/// Makes `device` current for the call and restores the caller's device after it.
 class device_scope {
  public:
   explicit device_scope(int device) {

@@ -82,9 +82,9 @@ class CudaSegments : public cuda_stream_test<int> {
     }
     if (n == 0) return;
     // Segmented scans: offsets, flags, keys (32 and 64 bits).
-    const auto flags = flags_of(off, n);
-    const auto k32 = keys_of<std::uint32_t>(off, n);
-    const auto k64 = keys_of<std::uint64_t>(off, n);
+    const auto flags = flags_from_offsets(off, n, rng());
+    const auto k32 = keys_from_offsets<std::uint32_t>(off, n, rng());
+    const auto k64 = keys_from_offsets<std::uint64_t>(off, n, rng());
     const std::uint8_t* d_flags = up(flags_, flags);
     for (auto kind : {sk::scan_kind::inclusive, sk::scan_kind::exclusive}) {
       for (int source = 0; source < 4; ++source) {
@@ -142,23 +142,18 @@ class CudaSegments : public cuda_stream_test<int> {
   device_buffer in_, off_, out_, flags_, keys_, unique_, runs_, ws_;
 };
 
-std::vector<segment_dist> all_dists() {
-  return {segment_dist::uniform, segment_dist::powerlaw, segment_dist::single, segment_dist::ones,
-          segment_dist::with_empty, segment_dist::many_empty};
-}
-
 TEST_F(CudaSegments, EveryDistributionAndSize) {
   const auto sizes = test_sizes({tile4, tile4 / 2}, quick() ? 100000 : 600000, 1);
   const std::vector<double> means = sanitize_tier() ? std::vector<double>{8.0, 65536.0}
                                                     : std::vector<double>{1.0, 8.0, 256.0, 65536.0};
-  for (auto d : all_dists())
+  for (auto d : all_segment_dists)
     for (double mean : means)
       for (auto n : sizes) {
         // The layouts of many segments are checked segment by segment on the host: keep them smaller.
         if (d != segment_dist::uniform && d != segment_dist::powerlaw && d != segment_dist::single && n > 300000) continue;
         const auto off = make_offsets(d, n, mean, rng());
         check_layout(off, n, sk::sum<float>{},
-                     std::string(dist_name(d)) + " mean " + std::to_string(mean) + " n " + std::to_string(n));
+                     std::string(name(d)) + " mean " + std::to_string(mean) + " n " + std::to_string(n));
         if (d == segment_dist::single || d == segment_dist::ones) break;
       }
 }
@@ -189,7 +184,7 @@ TEST_F(CudaSegments, NonCommutativeMonoid) {
   for (std::int64_t n : {std::int64_t{0}, std::int64_t{5}, tile4 - 1, tile4 * 3 + 7, std::int64_t{250007}})
     for (auto d : {segment_dist::uniform, segment_dist::powerlaw, segment_dist::single, segment_dist::with_empty}) {
       const auto off = make_offsets(d, n, 100.0, rng());
-      check_layout(off, n, affine_compose{}, std::string("affine ") + dist_name(d) + " n " + std::to_string(n));
+      check_layout(off, n, affine_compose{}, std::string("affine ") + name(d) + " n " + std::to_string(n));
     }
 }
 
@@ -237,7 +232,7 @@ TEST_F(CudaSegments, SameBitsEveryRun) {
                           sk::scan_kind::inclusive, 0.0f, ws, bytes, stream_);
       auto got = down(d_out, static_cast<std::size_t>(n));
       if (run == 0) first = got;
-      else ASSERT_EQ(0, std::memcmp(first.data(), got.data(), got.size() * sizeof(float))) << dist_name(d);
+      else ASSERT_EQ(0, std::memcmp(first.data(), got.data(), got.size() * sizeof(float))) << name(d);
     }
   }
 }
@@ -252,7 +247,7 @@ TEST_F(CudaSegments, HostContainers) {
   std::vector<std::int32_t> out(in.size());
   skc::segmented_scan(std::span<const std::int32_t>(in), std::span<std::int32_t>(out), std::span<const std::int64_t>(off));
   EXPECT_TRUE(check_segmented_scan(in, off, out, sk::sum<std::int32_t>{}, sk::scan_kind::inclusive, 0));
-  const auto keys = keys_of<float>(off, n);
+  const auto keys = keys_from_offsets<float>(off, n, rng());
   skc::scan_by_key(std::span<const float>(keys), std::span<const std::int32_t>(in), std::span<std::int32_t>(out),
                    sk::max<std::int32_t>{});
   EXPECT_TRUE(check_segmented_scan(in, runs_of(keys), out, sk::max<std::int32_t>{}, sk::scan_kind::inclusive,

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "scankit/cuda/detail/segments/launch.cuh"
@@ -187,7 +188,7 @@ class host_call {
 template <class T, monoid Op>
   requires std::same_as<value_t<Op>, T>
 std::vector<T> segmented_reduce(std::span<const T> in, std::span<const std::int64_t> offsets, Op op,
-                                std::optional<T> empty_value, const segments_config& cfg) {
+                                std::optional<std::type_identity_t<T>> empty_value, const segments_config& cfg) {
   constexpr const char* who = "scankit::cuda::segmented_reduce";
   if (offsets.empty()) throw invalid_argument(std::string(who) + ": offsets needs at least one entry");
   const auto n = static_cast<std::int64_t>(in.size());
@@ -210,7 +211,7 @@ std::vector<T> segmented_reduce(std::span<const T> in, std::span<const std::int6
 template <class T, monoid Op>
   requires std::same_as<value_t<Op>, T>
 void segmented_scan(std::span<const T> in, std::span<T> out, std::span<const std::int64_t> offsets, Op op,
-                    scan_kind kind, std::optional<T> init, const segments_config& cfg) {
+                    scan_kind kind, std::optional<std::type_identity_t<T>> init, const segments_config& cfg) {
   constexpr const char* who = "scankit::cuda::segmented_scan";
   if (offsets.empty()) throw invalid_argument(std::string(who) + ": offsets needs at least one entry");
   if (out.size() < in.size()) throw invalid_argument(std::string(who) + ": output shorter than input");

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -139,12 +140,12 @@ void reduce_by_key(const K* d_keys, const value_t<Op>* d_in, std::int64_t n, Op 
 template <class T, monoid Op = sum<T>>
   requires std::same_as<value_t<Op>, T>
 std::vector<T> segmented_reduce(std::span<const T> in, std::span<const std::int64_t> offsets, Op op = {},
-                                std::optional<T> empty_value = std::nullopt, const segments_config& cfg = {});
+                                std::optional<std::type_identity_t<T>> empty_value = std::nullopt, const segments_config& cfg = {});
 
 template <class T, monoid Op = sum<T>>
   requires std::same_as<value_t<Op>, T>
 void segmented_scan(std::span<const T> in, std::span<T> out, std::span<const std::int64_t> offsets, Op op = {},
-                    scan_kind kind = scan_kind::inclusive, std::optional<T> init = std::nullopt,
+                    scan_kind kind = scan_kind::inclusive, std::optional<std::type_identity_t<T>> init = std::nullopt,
                     const segments_config& cfg = {});
 
 namespace detail::segments {
@@ -160,7 +161,7 @@ std::pair<std::vector<Bits>, std::vector<value_t<Op>>> reduce_by_key_host(const 
 template <segment_key K, class T, monoid Op = sum<T>>
   requires std::same_as<value_t<Op>, T>
 void scan_by_key(std::span<const K> keys, std::span<const T> in, std::span<T> out, Op op = {},
-                 scan_kind kind = scan_kind::inclusive, std::optional<T> init = std::nullopt,
+                 scan_kind kind = scan_kind::inclusive, std::optional<std::type_identity_t<T>> init = std::nullopt,
                  const segments_config& cfg = {}) {
   if (keys.size() != in.size())
     throw invalid_argument("scankit::cuda::scan_by_key: keys and values differ in length");
