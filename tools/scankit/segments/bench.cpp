@@ -149,7 +149,7 @@ int run_segments_bench(const segments_bench_options& o) {
     for (const auto& r : p.rows)
       t.add_row({r.name, format_ms(r.ms), format_gbps(gbps(p, r.ms)), r.group == "cpu" ? "-" : format_pct(pct_of_floor(p, r)),
                  r.group == "cpu" ? "-" : format_ratio(vs_cub(p, r)), check_cell(r.check, r.message)});
-    std::cout << t.str();
+    std::cout << t.str() << std::flush;  // each mean as it is done: a long run shows its progress
     for (auto& r : report_rows(p, s, o.type, n)) all_rows.push_back(std::move(r));
   }
   nlohmann::json params = params_json(o, s);
