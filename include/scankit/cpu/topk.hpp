@@ -1,0 +1,157 @@
+// CPU top-k: the k largest (or smallest) items of an array, of every row of a matrix, or of
+// every segment, with their positions, sorted: the k largest in descending order, ties broken
+// by the smaller position, so the result is the same on every run and machine. The order is
+// the flat sorts' (sort_traits.hpp): floats in IEEE total order, NaNs above +inf (a NaN is
+// among the largest, as torch.topk has it), -0 below +0.
+//
+//   topk_serial / segmented_topk_serial  the reference: a stable sort of positions, sliced at k
+//   topk                one array: values[0, k) and indices[0, k) (positions in the array)
+//   segmented_topk      every segment s (CSR offsets or bounds): values and indices
+//                       [s k, s k + k), indices relative to the segment's begin; every segment
+//                       must hold at least k items
+//   topk_rows           every row of a row-major rows x cols matrix, as segmented_topk
+//
+// The algorithm (detail/topk/plan.hpp chooses, detail/topk/select.hpp holds both): one thread
+// selects over (rank, position) pairs for a segment or a small array; a large array is
+// selected by the pool with a radix select over the rank bits (two or three reads of the
+// input, however large k is), then sorted. Segments are spread over the pool.
+// Bad arguments (k < 0 or above a length, n < 0, null pointers, bad segments) throw
+// scankit::invalid_argument before anything is written.
+#pragma once
+
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "scankit/cpu/detail/topk/plan.hpp"
+#include "scankit/cpu/detail/topk/select.hpp"
+#include "scankit/error.hpp"
+#include "scankit/segments.hpp"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::cpu {
+
+/// Which end of the order a top-k keeps.
+struct topk_options {
+  bool largest = true;  // the k largest, in descending order; false: the k smallest, ascending
+};
+
+namespace detail::topk {
+
+template <class K>
+void check_args(const K* in, std::int64_t n, std::int64_t k, std::int64_t max_k, const K* values,
+                const std::int64_t* indices, std::int64_t outputs, const char* who) {
+  static_assert(is_sort_key_v<K>, "scankit::cpu top-k keys are 8..64-bit integers, float and double");
+  scankit::detail::check_size(n, who);
+  scankit::detail::check_pointer(in, n, "input", who);
+  if (k < 0 || k > max_k)
+    throw invalid_argument(std::string(who) + ": k = " + std::to_string(k) + " is not in [0, " + std::to_string(max_k) +
+                           "]");
+  scankit::detail::check_pointer(values, outputs, "values", who);
+  scankit::detail::check_pointer(indices, outputs, "indices", who);
+}
+
+/// The shortest segment's length (unlimited for no segments: there is nothing to write).
+inline std::int64_t shortest(const segment_bounds& seg) {
+  std::int64_t m = INT64_MAX;
+  for (std::int64_t s = 0; s < seg.count; ++s) m = std::min(m, seg.end[s] - seg.begin[s]);
+  return m;
+}
+
+}  // namespace detail::topk
+
+// ---------------------------------------------------------------------------------------------
+// Serial references.
+
+/// The k first positions of a stable sort of the array by rank, and their values.
+template <class K>
+void topk_serial(const K* in, std::int64_t n, std::int64_t k, K* values, std::int64_t* indices,
+                 const topk_options& opts = {}) {
+  detail::topk::check_args(in, n, k, n, values, indices, k, "scankit::cpu::topk_serial");
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+  std::iota(idx.begin(), idx.end(), std::int64_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t a, std::int64_t b) {
+    return detail::topk::rank_of(in[a], opts.largest) < detail::topk::rank_of(in[b], opts.largest);
+  });
+  for (std::int64_t j = 0; j < k; ++j) {
+    indices[j] = idx[static_cast<std::size_t>(j)];
+    values[j] = in[indices[j]];
+  }
+}
+
+/// topk_serial of every segment, into [s k, s k + k), positions relative to the segment.
+template <class K>
+void segmented_topk_serial(const K* in, std::int64_t n, const segment_bounds& seg, std::int64_t k, K* values,
+                           std::int64_t* indices, const topk_options& opts = {}) {
+  constexpr const char* who = "scankit::cpu::segmented_topk_serial";
+  check_segments_host(seg, n, who);
+  detail::topk::check_args(in, n, k, detail::topk::shortest(seg), values, indices, seg.count * k, who);
+  for (std::int64_t s = 0; s < seg.count; ++s)
+    topk_serial(in + seg.begin[s], seg.end[s] - seg.begin[s], k, values + s * k, indices + s * k, opts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The library's top-k.
+
+/// The k largest (or smallest) items of in[0, n) and their positions (see the top).
+template <class K>
+void topk(const K* in, std::int64_t n, std::int64_t k, K* values, std::int64_t* indices, const topk_options& opts = {},
+          const topk_config& cfg = {}) {
+  constexpr const char* who = "scankit::cpu::topk";
+  detail::topk::check_config(cfg, who);
+  detail::topk::check_args(in, n, k, n, values, indices, k, who);
+  if (k == 0) return;
+  if (detail::topk::plan_topk(n, cfg) == topk_path::radix) {
+    detail::topk::radix_select(in, n, k, opts.largest, values, indices);
+  } else {
+    std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>> pairs;
+    detail::topk::select_one(in, n, k, opts.largest, values, indices, pairs);
+  }
+}
+
+/// The top-k of every segment, into [s k, s k + k), positions relative to the segment's begin.
+template <class K>
+void segmented_topk(const K* in, std::int64_t n, const segment_bounds& seg, std::int64_t k, K* values,
+                    std::int64_t* indices, const topk_options& opts = {}) {
+  constexpr const char* who = "scankit::cpu::segmented_topk";
+  check_segments_host(seg, n, who);
+  detail::topk::check_args(in, n, k, detail::topk::shortest(seg), values, indices, seg.count * k, who);
+  if (k == 0 || seg.count == 0) return;
+  using pairs_t = std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>>;
+  tbb::enumerable_thread_specific<pairs_t> scratch;
+  // Tasks of about chunk_items items: a segment's cost is its length.
+  const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, n / seg.count));
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, seg.count, per_task), [&](const tbb::blocked_range<std::int64_t>& r) {
+    auto& pairs = scratch.local();
+    for (std::int64_t s = r.begin(); s < r.end(); ++s)
+      detail::topk::select_one(in + seg.begin[s], seg.end[s] - seg.begin[s], k, opts.largest, values + s * k,
+                               indices + s * k, pairs);
+  });
+}
+
+/// The top-k of every row of a row-major rows x cols matrix (k <= cols), into rows x k arrays.
+template <class K>
+void topk_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k, K* values, std::int64_t* indices,
+               const topk_options& opts = {}) {
+  constexpr const char* who = "scankit::cpu::topk_rows";
+  if (rows < 0 || cols < 0) throw invalid_argument(std::string(who) + ": rows and cols must be >= 0");
+  if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument(std::string(who) + ": rows * cols overflows");
+  detail::topk::check_args(in, rows * cols, k, cols, values, indices, rows * k, who);
+  if (k == 0 || rows == 0) return;
+  using pairs_t = std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>>;
+  tbb::enumerable_thread_specific<pairs_t> scratch;
+  const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, cols));
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, rows, per_task), [&](const tbb::blocked_range<std::int64_t>& r) {
+    auto& pairs = scratch.local();
+    for (std::int64_t s = r.begin(); s < r.end(); ++s)
+      detail::topk::select_one(in + s * cols, cols, k, opts.largest, values + s * k, indices + s * k, pairs);
+  });
+}
+
+}  // namespace scankit::cpu
