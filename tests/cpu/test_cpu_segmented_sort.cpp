@@ -153,7 +153,8 @@ TYPED_TEST(CpuSegmentedSortTyped, EverySorterAndPathForced) {
   for (const auto d : {segment_dist::uniform, segment_dist::powerlaw, segment_dist::many_empty}) {
     const auto off = make_offsets(d, n, 64.0, rng());
     const segment_bounds seg{segment_offsets{off.data(), static_cast<i64>(off.size()) - 1}};
-    for (const auto how : {skc::segment_sorter::insertion, skc::segment_sorter::radix, skc::segment_sorter::parallel}) {
+    for (const auto how : {skc::segment_sorter::insertion, skc::segment_sorter::comparison, skc::segment_sorter::radix,
+                             skc::segment_sorter::parallel}) {
       for (const bool parallel : {false, true}) {
         SCOPED_TRACE(::testing::Message() << name(d) << ", sorter " << static_cast<int>(how)
                                           << (parallel ? ", pool" : ", calling thread"));

@@ -8,8 +8,8 @@
 //   segmented_sort(span keys, span offsets)     the same over spans of CSR offsets
 //
 // Each segment goes to one sorter by its length (detail/segmented_sort/plan.hpp): an insertion
-// sort for a handful of items, one thread's LSD radix sort (detail/segmented_sort/sorters.hpp)
-// up to a size where the pool pays, and the parallel radix sort (sort.hpp) on the segment
+// sort for a handful of items, a comparison sort for short segments, one thread's LSD radix sort
+// (detail/segmented_sort/sorters.hpp) up to a size where the pool pays, and the parallel radix sort (sort.hpp) on the segment
 // alone above it. The segments are dealt to the pool in tasks of equal work (items plus
 // segments, so millions of empty or one-item segments weigh what their count says), and the
 // giant segments run after them, one at a time, each on the whole pool.
@@ -57,6 +57,7 @@ void sort_one(K* keys, V* values, std::int64_t m, segment_sorter how, const rank
               const sort_options& opts) {
   switch (how) {
     case segment_sorter::insertion: insertion_sort(keys, values, m, rank); break;
+    case segment_sorter::comparison: comparison_sort(keys, values, m, rank, s); break;
     case segment_sorter::parallel:
       if (values != nullptr) sort_pairs_parallel(keys, values, m, opts);
       else sort_keys_parallel(keys, m, opts);

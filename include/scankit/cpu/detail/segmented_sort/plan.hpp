@@ -12,8 +12,9 @@ namespace scankit::cpu {
 
 /// How one segment is sorted.
 enum class segment_sorter {
-  automatic,  // by its length: insertion, one thread's radix sort, or the whole pool's
+  automatic,  // by its length: insertion, comparison, one thread's radix sort, or the whole pool's
   insertion,  // insertion sort (stable), for a handful of items
+  comparison, // a comparison sort by rank (std::sort; stable through (rank, position) pairs)
   radix,      // one thread's LSD radix sort over a buffer of the segment's size
   parallel,   // the library's parallel radix sort (sort_keys_parallel) on the segment alone
 };
@@ -35,6 +36,7 @@ namespace scankit::cpu::detail::segmented_sort {
 inline segment_sorter plan_segment(std::int64_t m, const segmented_sort_config& cfg) {
   if (cfg.sorter != segment_sorter::automatic) return cfg.sorter;
   if (m <= insertion_max_items) return segment_sorter::insertion;
+  if (m < radix_min_items) return segment_sorter::comparison;
   if (m < parallel_min_items) return segment_sorter::radix;
   return segment_sorter::parallel;
 }
@@ -48,6 +50,7 @@ inline void check_config(const segmented_sort_config& cfg, const char* who) {
   switch (cfg.sorter) {
     case segment_sorter::automatic:
     case segment_sorter::insertion:
+    case segment_sorter::comparison:
     case segment_sorter::radix:
     case segment_sorter::parallel: return;
   }

@@ -1,6 +1,6 @@
 // The CPU segmented sort's per-segment sorters, each run by one thread on one segment: an
-// insertion sort for a handful of items and an LSD radix sort over a buffer of the segment's
-// size. Both order by sort_rank_bits (sort_traits.hpp) and are stable, so they agree with each
+// insertion sort for a handful of items, a comparison sort for short segments and an LSD radix sort
+// over a buffer of the segment's size. Both order by sort_rank_bits (sort_traits.hpp) and are stable, so they agree with each
 // other and with the flat sorts bit for bit.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "scankit/sort_traits.hpp"
@@ -29,6 +30,7 @@ template <class K, class V>
 struct scratch {
   std::vector<K> keys;
   std::vector<std::byte> values;
+  std::vector<std::pair<typename radix_traits<K>::bits_t, std::int64_t>> order;
   void reserve(std::int64_t m, bool with_values) {
     if (keys.size() < static_cast<std::size_t>(m)) keys.resize(static_cast<std::size_t>(m));
     if (with_values && values.size() < static_cast<std::size_t>(m) * sizeof(V))
@@ -60,6 +62,32 @@ void insertion_sort(K* k, V* v, std::int64_t m, const ranker<K>& rank) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Comparison sort of a short segment. Keys alone over their full width: std::sort, since equal
+// ranks are then equal bits and order among them cannot show. Otherwise std::sort of (rank,
+// position) pairs, stable by construction, and the permutation applied through the scratch
+// buffers (std::stable_sort would allocate a buffer per segment).
+template <class K, class V>
+void comparison_sort(K* k, V* v, std::int64_t m, const ranker<K>& rank, scratch<K, V>& s) {
+  if (v == nullptr && rank.begin == 0 && rank.end == radix_traits<K>::bits) {
+    std::sort(k, k + m, [&](K a, K b) { return rank(a) < rank(b); });
+    return;
+  }
+  auto& order = s.order;
+  order.resize(static_cast<std::size_t>(m));
+  for (std::int64_t i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = {rank(k[i]), i};
+  std::sort(order.begin(), order.end());  // (rank, position): stable by construction
+  s.reserve(m, v != nullptr);
+  V* vb = v != nullptr ? s.value_buffer() : nullptr;
+  for (std::int64_t i = 0; i < m; ++i) {
+    const std::int64_t from = order[static_cast<std::size_t>(i)].second;
+    s.keys[static_cast<std::size_t>(i)] = k[from];
+    if (v != nullptr) std::memcpy(vb + i, v + from, sizeof(V));
+  }
+  std::memcpy(k, s.keys.data(), static_cast<std::size_t>(m) * sizeof(K));
+  if (v != nullptr) std::memcpy(v, vb, static_cast<std::size_t>(m) * sizeof(V));
+}
+
+// ---------------------------------------------------------------------------------------------
 // LSD radix sort of one segment by 8-bit digits of the rank bits:
 //   1. one read counts every digit of every key;
 //   2. digits that are the same in every key are skipped (a pass would only copy);
@@ -70,7 +98,8 @@ void radix_sort(K* k, V* v, std::int64_t m, const ranker<K>& rank, scratch<K, V>
   constexpr int radix = 256;
   const int digits = (rank.width() + 7) / 8;
   if (m <= 1 || digits == 0) return;
-  std::array<std::array<std::int64_t, radix>, radix_traits<K>::bits / 8> count{};
+  std::array<std::array<std::int64_t, radix>, radix_traits<K>::bits / 8> count;
+  for (int d = 0; d < digits; ++d) count[d].fill(0);
   for (std::int64_t i = 0; i < m; ++i) {
     const auto r = rank(k[i]);
     for (int d = 0; d < digits; ++d) ++count[d][(r >> (8 * d)) & 0xff];

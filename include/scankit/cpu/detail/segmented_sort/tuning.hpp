@@ -5,9 +5,12 @@
 
 namespace scankit::cpu::detail::segmented_sort {
 
-/// Segments of at most this many items are sorted by insertion: a radix pass's counts cost
-/// more than the few moves such a segment needs.
-constexpr std::int64_t insertion_max_items = 24;
+/// Segments of at most this many items are sorted by insertion: the few moves such a segment
+/// needs cost less than any sort's set-up.
+constexpr std::int64_t insertion_max_items = 32;
+/// Segments below this many items get a comparison sort: a radix sort's 256
+/// counters per digit, cleared and scanned for every segment, cost more than the compares.
+constexpr std::int64_t radix_min_items = 256;
 /// Work (items plus segments) per task of the segment-parallel loop: large enough that a task
 /// amortises its scheduling, small enough that a few giant segments leave the rest balanced.
 constexpr std::int64_t chunk_work = std::int64_t{1} << 16;
