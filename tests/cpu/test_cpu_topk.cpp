@@ -101,7 +101,8 @@ TYPED_TEST(CpuTopkTyped, OneArrayEveryPathMatchesTheReference) {
         std::vector<i64> order_i(static_cast<std::size_t>(n));
         skc::topk_serial(in.data(), n, n, order_v.data(), order_i.data(), skc::topk_options{largest});
         for (const i64 k : ks(n)) {
-          for (const auto path : {skc::topk_path::automatic, skc::topk_path::select, skc::topk_path::radix}) {
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::select, skc::topk_path::heap,
+                                  skc::topk_path::radix}) {
             SCOPED_TRACE(::testing::Message() << "n = " << n << ", k = " << k << ", " << name(p)
                                               << (largest ? ", largest" : ", smallest") << ", path "
                                               << static_cast<int>(path));

@@ -11,10 +11,11 @@
 //                       must hold at least k items
 //   topk_rows           every row of a row-major rows x cols matrix, as segmented_topk
 //
-// The algorithm (detail/topk/plan.hpp chooses, detail/topk/select.hpp holds both): one thread
+// The algorithm (detail/topk/plan.hpp chooses, detail/topk/select.hpp holds them): one thread
 // selects over (rank, position) pairs for a segment or a small array; a large array is
-// selected by the pool with a radix select over the rank bits (two or three reads of the
-// input, however large k is), then sorted. Segments are spread over the pool.
+// selected by the pool, for a small k with a heap of the k best per chunk (one read), else
+// with a radix select over the rank bits (three or four reads, however large k is), then
+// sorted. Segments are spread over the pool.
 // Bad arguments (k < 0 or above a length, n < 0, null pointers, bad segments) throw
 // scankit::invalid_argument before anything is written.
 #pragma once
@@ -107,8 +108,11 @@ void topk(const K* in, std::int64_t n, std::int64_t k, K* values, std::int64_t* 
   detail::topk::check_config(cfg, who);
   detail::topk::check_args(in, n, k, n, values, indices, k, who);
   if (k == 0) return;
-  if (detail::topk::plan_topk(n, cfg) == topk_path::radix) {
+  const topk_path path = detail::topk::plan_topk(n, k, cfg);
+  if (path == topk_path::radix) {
     detail::topk::radix_select(in, n, k, opts.largest, values, indices);
+  } else if (path == topk_path::heap) {
+    detail::topk::heap_select(in, n, k, opts.largest, values, indices);
   } else {
     std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>> pairs;
     detail::topk::select_one(in, n, k, opts.largest, values, indices, pairs);

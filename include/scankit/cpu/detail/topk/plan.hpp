@@ -11,8 +11,9 @@ namespace scankit::cpu {
 
 /// How the CPU top-k of one array runs.
 enum class topk_path {
-  automatic,  // by size: the calling thread for small arrays, the pool's radix select above
+  automatic,  // by size and k: the calling thread for small arrays, else the pool's heaps or radix select
   select,     // one thread: a selection over (rank, position) pairs, then a sort of the k
+  heap,       // the pool: a heap of the k best per chunk (one read), then a selection among them
   radix,      // the pool: a radix select by digits of the rank bits, then a gather and a sort
 };
 
@@ -25,15 +26,17 @@ struct topk_config {
 
 namespace scankit::cpu::detail::topk {
 
-inline topk_path plan_topk(std::int64_t n, const topk_config& cfg) {
+inline topk_path plan_topk(std::int64_t n, std::int64_t k, const topk_config& cfg) {
   if (cfg.path != topk_path::automatic) return cfg.path;
-  return n >= parallel_min_items ? topk_path::radix : topk_path::select;
+  if (n < parallel_min_items) return topk_path::select;
+  return k <= heap_max_k ? topk_path::heap : topk_path::radix;
 }
 
 inline void check_config(const topk_config& cfg, const char* who) {
   switch (cfg.path) {
     case topk_path::automatic:
     case topk_path::select:
+    case topk_path::heap:
     case topk_path::radix: return;
   }
   throw invalid_argument(std::string(who) + ": unknown topk_path");

@@ -1,8 +1,11 @@
-// The CPU top-k's two selections. Both order by the rank bits of the flat sorts (for the k
+// The CPU top-k's three selections. Both order by the rank bits of the flat sorts (for the k
 // largest, the descending ranks) with ties broken by the smaller position, so they agree with
 // each other and with a stable sort sliced at k, bit for bit.
 //
 //   select_one  one thread: (rank, position) pairs, nth_element at k, a sort of the first k.
+//   heap_select  the pool, for one large array and a small k: each fixed chunk keeps its k best
+//     (rank, position) pairs in a heap while it reads its items once (an item that does not
+//     beat the heap's worst costs one compare), then select_one over the chunks' survivors.
 //   radix_select  the pool, for one large array:
 //     1. count the first digit (the top bits of every rank); the bucket where the counts pass k
 //        holds the k-th item, and every item of a lower bucket is in the result;
@@ -49,6 +52,48 @@ void select_one(const K* in, std::int64_t m, std::int64_t k, bool largest, K* va
   std::sort(pairs.begin(), pairs.begin() + k);
   for (std::int64_t j = 0; j < k; ++j) {
     indices[j] = pairs[static_cast<std::size_t>(j)].second;
+    values[j] = in[indices[j]];
+  }
+}
+
+/// The pool's top-k of one array for a small k (see the top of this file); 0 < k <= n.
+template <class K>
+void heap_select(const K* in, std::int64_t n, std::int64_t k, bool largest, K* values, std::int64_t* indices) {
+  using P = std::pair<bits_t<K>, std::int64_t>;
+  const std::int64_t chunks = (n + chunk_items - 1) / chunk_items;
+  const std::int64_t per_chunk = std::min(k, chunk_items);
+  std::vector<P> survivors(static_cast<std::size_t>(chunks * per_chunk));
+  std::vector<std::int64_t> kept(static_cast<std::size_t>(chunks));
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), [&](const tbb::blocked_range<std::int64_t>& r) {
+    for (std::int64_t c = r.begin(); c < r.end(); ++c) {
+      // The chunk's best so far, a max-heap in place in its slice: the worst kept is on top.
+      P* heap = survivors.data() + c * per_chunk;
+      std::int64_t size = 0;
+      const std::int64_t i1 = std::min(n, (c + 1) * chunk_items);
+      for (std::int64_t i = c * chunk_items; i < i1; ++i) {
+        const P p{rank_of(in[i], largest), i};
+        if (size < per_chunk) {
+          heap[size++] = p;
+          std::push_heap(heap, heap + size);
+        } else if (p < heap[0]) {
+          std::pop_heap(heap, heap + size);
+          heap[size - 1] = p;
+          std::push_heap(heap, heap + size);
+        }
+      }
+      kept[static_cast<std::size_t>(c)] = size;
+    }
+  });
+  // Close the gaps of chunks that kept fewer (only the last can), then select among them.
+  std::int64_t m = 0;
+  for (std::int64_t c = 0; c < chunks; ++c)
+    for (std::int64_t j = 0; j < kept[static_cast<std::size_t>(c)]; ++j)
+      survivors[static_cast<std::size_t>(m++)] = survivors[static_cast<std::size_t>(c * per_chunk + j)];
+  survivors.resize(static_cast<std::size_t>(m));
+  if (k < m) std::nth_element(survivors.begin(), survivors.begin() + (k - 1), survivors.end());
+  std::sort(survivors.begin(), survivors.begin() + k);
+  for (std::int64_t j = 0; j < k; ++j) {
+    indices[j] = survivors[static_cast<std::size_t>(j)].second;
     values[j] = in[indices[j]];
   }
 }

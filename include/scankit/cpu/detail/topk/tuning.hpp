@@ -13,6 +13,9 @@ constexpr std::int64_t chunk_items = std::int64_t{1} << 16;
 constexpr int first_digit_bits = 11;
 /// Bits of every later digit, counted over the candidates alone.
 constexpr int digit_bits = 8;
+/// Up to this k, a large array is selected with a heap per chunk (one read of the input);
+/// above it, by the radix select, whose reads do not grow with k.
+constexpr std::int64_t heap_max_k = 256;
 /// One array of fewer items than this is selected on the calling thread.
 constexpr std::int64_t parallel_min_items = std::int64_t{1} << 17;
 
