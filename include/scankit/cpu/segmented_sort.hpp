@@ -26,10 +26,9 @@
 #include <type_traits>
 #include <vector>
 
-#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 
+#include "scankit/cpu/detail/parallel.hpp"
 #include "scankit/cpu/detail/segmented_sort/plan.hpp"
 #include "scankit/cpu/detail/segmented_sort/sorters.hpp"
 #include "scankit/cpu/detail/sort/args.hpp"
@@ -103,11 +102,9 @@ void run(K* keys, V* values, const segment_bounds& seg, const ranker<K>& rank, c
   const std::int64_t tasks = (work + chunk_work - 1) / chunk_work;
   tbb::enumerable_thread_specific<scratch<K, V>> scratches;
   std::atomic<bool> giants{false};
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, tasks, 1), [&](const tbb::blocked_range<std::int64_t>& r) {
-    for (std::int64_t t = r.begin(); t < r.end(); ++t) {
-      const std::int64_t s0 = first_segment_at(t * chunk_work), s1 = first_segment_at((t + 1) * chunk_work);
-      if (sort_range(s0, s1, scratches.local(), true)) giants.store(true, std::memory_order_relaxed);
-    }
+  fenced_for_each(tasks, 1, [&](std::int64_t t) {
+    const std::int64_t s0 = first_segment_at(t * chunk_work), s1 = first_segment_at((t + 1) * chunk_work);
+    if (sort_range(s0, s1, scratches.local(), true)) giants.store(true, std::memory_order_relaxed);
   });
   if (!giants.load()) return;
   // The segments left for the whole pool, one after another.

@@ -26,10 +26,9 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 
+#include "scankit/cpu/detail/parallel.hpp"
 #include "scankit/cpu/detail/topk/plan.hpp"
 #include "scankit/cpu/detail/topk/select.hpp"
 #include "scankit/error.hpp"
@@ -131,11 +130,9 @@ void segmented_topk(const K* in, std::int64_t n, const segment_bounds& seg, std:
   tbb::enumerable_thread_specific<pairs_t> scratch;
   // Tasks of about chunk_items items: a segment's cost is its length.
   const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, n / seg.count));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, seg.count, per_task), [&](const tbb::blocked_range<std::int64_t>& r) {
-    auto& pairs = scratch.local();
-    for (std::int64_t s = r.begin(); s < r.end(); ++s)
-      detail::topk::select_one(in + seg.begin[s], seg.end[s] - seg.begin[s], k, opts.largest, values + s * k,
-                               indices + s * k, pairs);
+  detail::fenced_for_each(seg.count, per_task, [&](std::int64_t s) {
+    detail::topk::select_one(in + seg.begin[s], seg.end[s] - seg.begin[s], k, opts.largest, values + s * k,
+                             indices + s * k, scratch.local());
   });
 }
 
@@ -151,10 +148,8 @@ void topk_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k
   using pairs_t = std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>>;
   tbb::enumerable_thread_specific<pairs_t> scratch;
   const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, cols));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, rows, per_task), [&](const tbb::blocked_range<std::int64_t>& r) {
-    auto& pairs = scratch.local();
-    for (std::int64_t s = r.begin(); s < r.end(); ++s)
-      detail::topk::select_one(in + s * cols, cols, k, opts.largest, values + s * k, indices + s * k, pairs);
+  detail::fenced_for_each(rows, per_task, [&](std::int64_t s) {
+    detail::topk::select_one(in + s * cols, cols, k, opts.largest, values + s * k, indices + s * k, scratch.local());
   });
 }
 

@@ -109,6 +109,18 @@ class fenced_region {
   std::tuple<F...> fs_;
 };
 
+/// f(i) for every i in [0, count) as tasks on the thread pool, `grain` indices or more per
+/// task, through a fenced_region: the tasks read the caller's data, the caller their results.
+template <class F>
+void fenced_for_each(std::int64_t count, std::int64_t grain, F f) {
+  auto body = [&f](const tbb::blocked_range<std::int64_t>& r) {
+    for (std::int64_t i = r.begin(); i < r.end(); ++i) f(i);
+  };
+  fenced_region<decltype(body)> region(body);
+  typename fenced_region<decltype(body)>::scope open(region);
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, count, grain > 0 ? grain : 1), region.template get_body<0>());
+}
+
 /// Touches every 4 KiB page of [p, p + bytes) with a one-byte read-modify-write of its own
 /// value (one write fault, where a read then a write would fault twice), each thread a
 /// contiguous range. The scan writes its output in block order, every thread within a few

@@ -23,10 +23,9 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_for.h>
 
+#include "scankit/cpu/detail/parallel.hpp"
 #include "scankit/cpu/detail/topk/tuning.hpp"
 #include "scankit/cpu/sort.hpp"
 #include "scankit/sort_traits.hpp"
@@ -64,8 +63,8 @@ void heap_select(const K* in, std::int64_t n, std::int64_t k, bool largest, K* v
   const std::int64_t per_chunk = std::min(k, chunk_items);
   std::vector<P> survivors(static_cast<std::size_t>(chunks * per_chunk));
   std::vector<std::int64_t> kept(static_cast<std::size_t>(chunks));
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), [&](const tbb::blocked_range<std::int64_t>& r) {
-    for (std::int64_t c = r.begin(); c < r.end(); ++c) {
+  fenced_for_each(chunks, 1, [&](std::int64_t c) {
+    {
       // The chunk's best so far, a max-heap in place in its slice: the worst kept is on top.
       P* heap = survivors.data() + c * per_chunk;
       std::int64_t size = 0;
@@ -116,11 +115,7 @@ void radix_select(const K* in, std::int64_t n, std::int64_t k, bool largest, K* 
   constexpr int bits = radix_traits<K>::bits;
   const std::int64_t chunks = (n + chunk_items - 1) / chunk_items;
   auto chunk_range = [&](std::int64_t c) { return std::pair{c * chunk_items, std::min(n, (c + 1) * chunk_items)}; };
-  auto for_chunks = [&](auto&& f) {
-    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, chunks, 1), [&](const tbb::blocked_range<std::int64_t>& r) {
-      for (std::int64_t c = r.begin(); c < r.end(); ++c) f(c);
-    });
-  };
+  auto for_chunks = [&](auto&& f) { fenced_for_each(chunks, 1, f); };
 
   // --- Phase 1: the first digit over the whole input ---
   int shift = bits > first_digit_bits ? bits - first_digit_bits : 0;
