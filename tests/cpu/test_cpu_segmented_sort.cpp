@@ -23,11 +23,6 @@ using namespace scankit;
 using namespace scankit::test;
 using i64 = std::int64_t;
 
-template <class K>
-bool same_bits(const std::vector<K>& a, const std::vector<K>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(K)) == 0);
-}
-
 /// The sizes tried: 0, 1, 2, the insertion sort's edge, a prime, 2^k +- 1, the task size's
 /// edges and a random size.
 std::vector<i64> sizes() {
@@ -98,7 +93,7 @@ void check_against_reference(i64 n, const segment_bounds& seg, key_pattern p, co
   skc::segmented_sort_keys_serial(want.data(), n, seg, opts);
   auto got = in;
   skc::segmented_sort_keys(got.data(), n, seg, opts, cfg);
-  ASSERT_TRUE(same_bits(got, want)) << "keys";
+  ASSERT_TRUE(bitwise_equal(want, got)) << "keys";
   // Pairs: the values are the input positions, so stability is checked too.
   auto want_k = in;
   auto want_v = index_values<std::int64_t>(n);
@@ -106,7 +101,7 @@ void check_against_reference(i64 n, const segment_bounds& seg, key_pattern p, co
   auto got_k = in;
   auto got_v = index_values<std::int64_t>(n);
   skc::segmented_sort_pairs(got_k.data(), got_v.data(), n, seg, opts, cfg);
-  ASSERT_TRUE(same_bits(got_k, want_k)) << "pair keys";
+  ASSERT_TRUE(bitwise_equal(want_k, got_k)) << "pair keys";
   ASSERT_EQ(got_v, want_v) << "pair values";
 }
 

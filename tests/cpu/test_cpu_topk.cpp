@@ -22,11 +22,6 @@ using namespace scankit;
 using namespace scankit::test;
 using i64 = std::int64_t;
 
-template <class K>
-bool same_bits(const std::vector<K>& a, const std::vector<K>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(K)) == 0);
-}
-
 /// The k tried for an array of n: 1, 2, 8, a third, n - 1 and n (those that fit).
 std::vector<i64> ks(i64 n) {
   std::set<i64> s;
@@ -85,7 +80,7 @@ void check_topk(const std::vector<K>& in, const std::vector<K>& order_v, const s
   std::vector<i64> got_i(static_cast<std::size_t>(k));
   skc::topk(in.data(), n, k, got_v.data(), got_i.data(), skc::topk_options{largest}, cfg);
   ASSERT_EQ(got_i, std::vector<i64>(order_i.begin(), order_i.begin() + k));
-  ASSERT_TRUE(same_bits(got_v, std::vector<K>(order_v.begin(), order_v.begin() + k)));
+  ASSERT_TRUE(bitwise_equal(std::vector<K>(order_v.begin(), order_v.begin() + k), got_v));
 }
 
 TYPED_TEST(CpuTopkTyped, OneArrayEveryPathMatchesTheReference) {
@@ -134,7 +129,7 @@ TYPED_TEST(CpuTopkTyped, SegmentsAndRowsMatchTheReference) {
           skc::segmented_topk_serial(in.data(), n, seg, k, want_v.data(), want_i.data(), skc::topk_options{largest});
           skc::segmented_topk(in.data(), n, seg, k, got_v.data(), got_i.data(), skc::topk_options{largest});
           ASSERT_EQ(got_i, want_i) << name(d) << ", n = " << n << ", k = " << k;
-          ASSERT_TRUE(same_bits(got_v, want_v));
+          ASSERT_TRUE(bitwise_equal(want_v, got_v));
         }
       }
     }
@@ -151,7 +146,7 @@ TYPED_TEST(CpuTopkTyped, SegmentsAndRowsMatchTheReference) {
       skc::segmented_topk_serial(in.data(), rows * cols, seg, k, want_v.data(), want_i.data());
       skc::topk_rows(in.data(), rows, cols, k, got_v.data(), got_i.data());
       ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k;
-      ASSERT_TRUE(same_bits(got_v, want_v));
+      ASSERT_TRUE(bitwise_equal(want_v, got_v));
     }
   }
 }

@@ -20,6 +20,7 @@
 // scankit::invalid_argument before anything is written.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -64,6 +65,26 @@ inline std::int64_t shortest(const segment_bounds& seg) {
   return m;
 }
 
+/// The checks of the segmented top-k: the segments, then k against the shortest of them.
+template <class K>
+void check_segmented_args(const K* in, std::int64_t n, const segment_bounds& seg, std::int64_t k, const K* values,
+                          const std::int64_t* indices, const char* who) {
+  check_segments_host(seg, n, who);
+  check_args(in, n, k, shortest(seg), values, indices, seg.count * k, who);
+}
+
+/// select_one of `count` segments, segment s being `length(s)` items at in + first(s), into
+/// [s k, s k + k), spread over the pool in tasks of about chunk_items of the `items` in all.
+template <class K, class First, class Length>
+void select_each(const K* in, std::int64_t count, std::int64_t items, First first, Length length, std::int64_t k,
+                 bool largest, K* values, std::int64_t* indices) {
+  tbb::enumerable_thread_specific<std::vector<std::pair<bits_t<K>, std::int64_t>>> scratch;
+  const std::int64_t per_task = std::max<std::int64_t>(1, chunk_items / std::max<std::int64_t>(1, items / count));
+  fenced_for_each(count, per_task, [&](std::int64_t s) {
+    select_one(in + first(s), length(s), k, largest, values + s * k, indices + s * k, scratch.local());
+  });
+}
+
 }  // namespace detail::topk
 
 // ---------------------------------------------------------------------------------------------
@@ -89,9 +110,7 @@ void topk_serial(const K* in, std::int64_t n, std::int64_t k, K* values, std::in
 template <class K>
 void segmented_topk_serial(const K* in, std::int64_t n, const segment_bounds& seg, std::int64_t k, K* values,
                            std::int64_t* indices, const topk_options& opts = {}) {
-  constexpr const char* who = "scankit::cpu::segmented_topk_serial";
-  check_segments_host(seg, n, who);
-  detail::topk::check_args(in, n, k, detail::topk::shortest(seg), values, indices, seg.count * k, who);
+  detail::topk::check_segmented_args(in, n, seg, k, values, indices, "scankit::cpu::segmented_topk_serial");
   for (std::int64_t s = 0; s < seg.count; ++s)
     topk_serial(in + seg.begin[s], seg.end[s] - seg.begin[s], k, values + s * k, indices + s * k, opts);
 }
@@ -122,18 +141,11 @@ void topk(const K* in, std::int64_t n, std::int64_t k, K* values, std::int64_t* 
 template <class K>
 void segmented_topk(const K* in, std::int64_t n, const segment_bounds& seg, std::int64_t k, K* values,
                     std::int64_t* indices, const topk_options& opts = {}) {
-  constexpr const char* who = "scankit::cpu::segmented_topk";
-  check_segments_host(seg, n, who);
-  detail::topk::check_args(in, n, k, detail::topk::shortest(seg), values, indices, seg.count * k, who);
+  detail::topk::check_segmented_args(in, n, seg, k, values, indices, "scankit::cpu::segmented_topk");
   if (k == 0 || seg.count == 0) return;
-  using pairs_t = std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>>;
-  tbb::enumerable_thread_specific<pairs_t> scratch;
-  // Tasks of about chunk_items items: a segment's cost is its length.
-  const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, n / seg.count));
-  detail::fenced_for_each(seg.count, per_task, [&](std::int64_t s) {
-    detail::topk::select_one(in + seg.begin[s], seg.end[s] - seg.begin[s], k, opts.largest, values + s * k,
-                             indices + s * k, scratch.local());
-  });
+  detail::topk::select_each(
+      in, seg.count, n, [&](std::int64_t s) { return seg.begin[s]; },
+      [&](std::int64_t s) { return seg.end[s] - seg.begin[s]; }, k, opts.largest, values, indices);
 }
 
 /// The top-k of every row of a row-major rows x cols matrix (k <= cols), into rows x k arrays.
@@ -145,12 +157,9 @@ void topk_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k
   if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument(std::string(who) + ": rows * cols overflows");
   detail::topk::check_args(in, rows * cols, k, cols, values, indices, rows * k, who);
   if (k == 0 || rows == 0) return;
-  using pairs_t = std::vector<std::pair<detail::topk::bits_t<K>, std::int64_t>>;
-  tbb::enumerable_thread_specific<pairs_t> scratch;
-  const std::int64_t per_task = std::max<std::int64_t>(1, detail::topk::chunk_items / std::max<std::int64_t>(1, cols));
-  detail::fenced_for_each(rows, per_task, [&](std::int64_t s) {
-    detail::topk::select_one(in + s * cols, cols, k, opts.largest, values + s * k, indices + s * k, scratch.local());
-  });
+  detail::topk::select_each(
+      in, rows, rows * cols, [&](std::int64_t r) { return r * cols; }, [&](std::int64_t) { return cols; }, k,
+      opts.largest, values, indices);
 }
 
 }  // namespace scankit::cpu

@@ -1,7 +1,7 @@
 // The CPU segmented sort's per-segment sorters, each run by one thread on one segment: an
-// insertion sort for a handful of items, a comparison sort for short segments and an LSD radix sort
-// over a buffer of the segment's size. Both order by sort_rank_bits (sort_traits.hpp) and are stable, so they agree with each
-// other and with the flat sorts bit for bit.
+// insertion sort for a handful of items, a comparison sort for short segments and an LSD radix
+// sort over a buffer of the segment's size. All order by sort_rank_bits (sort_traits.hpp) and
+// are stable, so they agree with one another and with the flat sorts bit for bit.
 #pragma once
 
 #include <algorithm>

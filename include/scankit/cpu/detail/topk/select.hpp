@@ -1,6 +1,6 @@
-// The CPU top-k's three selections. Both order by the rank bits of the flat sorts (for the k
+// The CPU top-k's three selections. All order by the rank bits of the flat sorts (for the k
 // largest, the descending ranks) with ties broken by the smaller position, so they agree with
-// each other and with a stable sort sliced at k, bit for bit.
+// one another and with a stable sort sliced at k, bit for bit.
 //
 //   select_one  one thread: (rank, position) pairs, nth_element at k, a sort of the first k.
 //   heap_select  the pool, for one large array and a small k: each fixed chunk keeps its k best
@@ -64,24 +64,22 @@ void heap_select(const K* in, std::int64_t n, std::int64_t k, bool largest, K* v
   std::vector<P> survivors(static_cast<std::size_t>(chunks * per_chunk));
   std::vector<std::int64_t> kept(static_cast<std::size_t>(chunks));
   fenced_for_each(chunks, 1, [&](std::int64_t c) {
-    {
-      // The chunk's best so far, a max-heap in place in its slice: the worst kept is on top.
-      P* heap = survivors.data() + c * per_chunk;
-      std::int64_t size = 0;
-      const std::int64_t i1 = std::min(n, (c + 1) * chunk_items);
-      for (std::int64_t i = c * chunk_items; i < i1; ++i) {
-        const P p{rank_of(in[i], largest), i};
-        if (size < per_chunk) {
-          heap[size++] = p;
-          std::push_heap(heap, heap + size);
-        } else if (p < heap[0]) {
-          std::pop_heap(heap, heap + size);
-          heap[size - 1] = p;
-          std::push_heap(heap, heap + size);
-        }
+    // The chunk's best so far, a max-heap in place in its slice: the worst kept is on top.
+    P* heap = survivors.data() + c * per_chunk;
+    std::int64_t size = 0;
+    const std::int64_t i1 = std::min(n, (c + 1) * chunk_items);
+    for (std::int64_t i = c * chunk_items; i < i1; ++i) {
+      const P p{rank_of(in[i], largest), i};
+      if (size < per_chunk) {
+        heap[size++] = p;
+        std::push_heap(heap, heap + size);
+      } else if (p < heap[0]) {
+        std::pop_heap(heap, heap + size);
+        heap[size - 1] = p;
+        std::push_heap(heap, heap + size);
       }
-      kept[static_cast<std::size_t>(c)] = size;
     }
+    kept[static_cast<std::size_t>(c)] = size;
   });
   // Close the gaps of chunks that kept fewer (only the last can), then select among them.
   std::int64_t m = 0;

@@ -5,7 +5,7 @@
 
 namespace scankit::cpu::detail::topk {
 
-/// Items per task of the parallel radix select's passes over the input. Fixed (not per thread
+/// Items per task of the pool's passes over one array (the heaps and the radix select). Fixed (not per thread
 /// count), so that the gathered order, and with it every tie, is the same on every machine.
 constexpr std::int64_t chunk_items = std::int64_t{1} << 16;
 /// Bits of the first digit (its counts are per thread, so a wide digit is cheap): after it, the
