@@ -1,0 +1,268 @@
+// The grid-wide radix select of one array's top-k (detail/topk/launch.cuh drives it).
+//
+// Every key becomes a rank (its ordered bits, complemented for the k largest), so the winners
+// are the k smallest (rank, position) pairs. A select finds the k-th pair one digit at a time,
+// from the top of the rank to the bottom of the position: each pass counts the digits of the
+// keys that still match the prefix found so far, and the grid's last block picks the digit
+// whose count reaches k. It stops early once one digit's keys are exactly the ones still
+// wanted. The source of a pass is the input, a strided sample of it, or the candidate buffer
+// that a pass fills once the matching keys fit in it; all of that is decided on the device, so
+// a call never waits for the host.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "scankit/cuda/detail/error.cuh"
+#include "scankit/sort_traits.hpp"
+
+namespace scankit::cuda::detail::topk {
+
+using u64 = unsigned long long;
+
+/// The device state of one select.
+struct select_state {
+  u64 count;         // keys in the candidate buffer (counted on past its capacity)
+  u64 k_rem;         // winners still to find among the keys that match the prefix
+  u64 prefix_rank, mask_rank;  // the k-th pair's rank and position bits found so far
+  u64 prefix_pos, mask_pos;
+  u64 written;       // winners the collect has written
+  unsigned done;     // the keys matching the prefix are exactly the k_rem wanted
+  unsigned use_candidates;  // the source is the candidate buffer
+  unsigned compact;  // this pass also copies the matching keys to the candidate buffer
+  unsigned tickets;  // blocks of the current pass that have finished
+};
+
+/// One digit: `bits` bits at `shift` of the rank (field 0) or of the position (field 1).
+struct digit {
+  int field, shift, bits;
+};
+
+/// A key's rank: its ordered bits, complemented when the largest keys win.
+template <class K>
+__device__ __forceinline__ u64 rank_of(K x, bool largest) {
+  using U = typename radix_traits<K>::bits_t;
+  U b;
+  std::memcpy(&b, &x, sizeof(K));
+  U o = radix_traits<K>::map::to(b);
+  if (largest) o = static_cast<U>(~o);
+  return static_cast<u64>(o);
+}
+
+__device__ __forceinline__ bool matches(u64 r, u64 p, const select_state& s) {
+  return (r & s.mask_rank) == s.prefix_rank && (p & s.mask_pos) == s.prefix_pos;
+}
+
+/// Among the k best once the select is over: at or below the prefix in (rank, position) order.
+__device__ __forceinline__ bool wins(u64 r, u64 p, const select_state& s) {
+  const u64 rm = r & s.mask_rank;
+  return rm < s.prefix_rank || (rm == s.prefix_rank && (p & s.mask_pos) <= s.prefix_pos);
+}
+
+/// A slot for each lane whose `take` is set, from one atomic per warp (all 32 lanes call it).
+__device__ __forceinline__ u64 warp_slot(u64* counter, bool take) {
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned m = __ballot_sync(0xffffffffu, take);
+  u64 base = 0;
+  if (lane == 0 && m) base = atomicAdd(counter, static_cast<u64>(__popc(m)));
+  base = __shfl_sync(0xffffffffu, base, 0);
+  return base + static_cast<u64>(__popc(m & ((1u << lane) - 1u)));
+}
+
+/// Where the keys of a pass come from.
+template <class K>
+struct source {
+  const K* in;
+  std::int64_t n;       // keys of the input (or of the sample)
+  std::int64_t group;   // sample: runs of `group` keys every `stride` keys; 0: the input itself
+  std::int64_t stride;
+  const u64* cand_rank;
+  const u64* cand_pos;
+  bool largest;
+};
+
+/// Calls f(rank, position, valid) for every key of the source, each warp 32 x Unroll keys at
+/// a time, every lane the same number of times (so f may use warp-wide votes).
+template <int Unroll, class K, class F>
+__device__ __forceinline__ void for_each_key(const source<K>& src, bool candidates, std::int64_t count, F&& f) {
+  const std::int64_t lane = threadIdx.x & 31, warp = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) >> 5;
+  const std::int64_t warps = (std::int64_t{gridDim.x} * blockDim.x) >> 5;
+  constexpr std::int64_t step = 32 * Unroll;
+  for (std::int64_t base = warp * step; base < count; base += warps * step) {
+    u64 r[Unroll], p[Unroll];
+    bool v[Unroll];
+#pragma unroll
+    for (int j = 0; j < Unroll; ++j) {
+      const std::int64_t i = base + j * 32 + lane;
+      v[j] = i < count;
+      r[j] = 0, p[j] = 0;
+      if (v[j]) {
+        if (candidates) {
+          r[j] = src.cand_rank[i], p[j] = src.cand_pos[i];
+        } else {
+          const std::int64_t pos = src.group ? (i / src.group) * src.stride + i % src.group : i;
+          r[j] = rank_of(src.in[pos], src.largest), p[j] = static_cast<u64>(pos);
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < Unroll; ++j) f(r[j], p[j], v[j]);
+  }
+}
+
+/// Exclusive sum over the block of one value per thread (blockDim.x a multiple of 32, <= 1024).
+__device__ __forceinline__ u64 block_exclusive_sum(u64 v, u64* warp_sums) {
+  const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  u64 x = v;
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const u64 o = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += o;
+  }
+  if (lane == 31) warp_sums[w] = x;
+  __syncthreads();
+  if (w == 0) {
+    u64 t = lane < warps ? warp_sums[lane] : 0;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const u64 o = __shfl_up_sync(0xffffffffu, t, d);
+      if (lane >= d) t += o;
+    }
+    if (lane < warps) warp_sums[lane] = t - (lane < warps ? warp_sums[lane] : 0);
+  }
+  __syncthreads();
+  const u64 r = warp_sums[w] + x - v;
+  __syncthreads();
+  return r;
+}
+
+/// One digit pass of a select: counts the digit of every key matching the prefix (copying those
+/// keys to the candidate buffer when the state says so); the grid's last block then picks the
+/// digit that holds the k_rem-th key, updates the state and clears the counts for the next pass.
+template <class K, int Bits, int Unroll>
+__global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* st, u64* hist, digit dg,
+                                                   std::int64_t capacity, u64* cand_rank, u64* cand_pos) {
+  constexpr int bins = 1 << Bits;
+  __shared__ unsigned h[bins];
+  __shared__ u64 warp_sums[32];
+  __shared__ bool last;
+  for (int i = threadIdx.x; i < bins; i += blockDim.x) h[i] = 0;
+  __syncthreads();
+  const select_state s = *st;
+  const unsigned dmask = (1u << dg.bits) - 1u;
+  if (!s.done) {
+    const bool compacting = s.compact && !s.use_candidates;
+    const std::int64_t count = s.use_candidates ? static_cast<std::int64_t>(s.count) : src.n;
+    for_each_key<Unroll>(src, s.use_candidates, count, [&](u64 r, u64 p, bool valid) {
+      const bool m = valid && matches(r, p, s);
+      if (m) atomicAdd(&h[static_cast<unsigned>(((dg.field ? p : r) >> dg.shift)) & dmask], 1u);
+      if (compacting) {
+        const u64 slot = warp_slot(&st->count, m);
+        if (m && slot < static_cast<u64>(capacity)) cand_rank[slot] = r, cand_pos[slot] = p;
+      }
+    });
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < bins; i += blockDim.x)
+    if (h[i]) atomicAdd(&hist[i], static_cast<u64>(h[i]));
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(&st->tickets, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  // ---- the last block: pick the digit, update the state, clear the counts ----
+  constexpr int per = (bins + 255) / 256;
+  u64 c[per], sum = 0;
+#pragma unroll
+  for (int j = 0; j < per; ++j) {
+    const int b = threadIdx.x * per + j;
+    c[j] = b < bins ? __ldcg(&hist[b]) : 0;
+    sum += c[j];
+  }
+  const u64 below = block_exclusive_sum(sum, warp_sums);
+  if (!s.done && below < s.k_rem && s.k_rem <= below + sum) {
+    u64 before = below, cnt = 0;
+    int b = 0;
+    for (int j = 0; j < per; ++j) {
+      if (before + c[j] >= s.k_rem) {
+        b = threadIdx.x * per + j, cnt = c[j];
+        break;
+      }
+      before += c[j];
+    }
+    select_state n = s;
+    n.k_rem = s.k_rem - before;
+    const u64 bits = static_cast<u64>(dmask) << dg.shift;
+    if (dg.field == 0) n.prefix_rank |= static_cast<u64>(b) << dg.shift, n.mask_rank |= bits;
+    else n.prefix_pos |= static_cast<u64>(b) << dg.shift, n.mask_pos |= bits;
+    n.done = cnt == n.k_rem;
+    // A pass that copied the matching keys leaves the next ones to read them; otherwise the
+    // next pass copies them once they fit.
+    if (s.compact && !s.use_candidates) n.use_candidates = 1, n.compact = 0, n.count = __ldcg(&st->count);
+    else if (!s.use_candidates) n.compact = cnt <= static_cast<u64>(capacity) && !n.done;
+    n.tickets = 0;
+    *st = n;
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < bins; i += blockDim.x) hist[i] = 0;
+  if (threadIdx.x == 0) st->tickets = 0;
+}
+
+/// The sampled path's one read of the input: every key at or below the sample's threshold
+/// goes to the candidate buffer (counted on past its capacity, so an overflow shows).
+template <class K, int Unroll>
+__global__ void __launch_bounds__(256) filter_pass(source<K> src, const select_state* sample, select_state* st,
+                                                   std::int64_t capacity, u64* cand_rank, u64* cand_pos) {
+  const select_state s = *sample;
+  for_each_key<Unroll>(src, false, src.n, [&](u64 r, u64 p, bool valid) {
+    const bool take = valid && wins(r, p, s);
+    const u64 slot = warp_slot(&st->count, take);
+    if (take && slot < static_cast<u64>(capacity)) cand_rank[slot] = r, cand_pos[slot] = p;
+  });
+}
+
+/// Clears both selects' states and the digit counts, and sets how many winners each wants.
+template <class = void>
+__global__ void init_selects(select_state* st, u64* hist, int bins, std::int64_t k, std::int64_t sample_k) {
+  for (int i = threadIdx.x; i < bins; i += blockDim.x) hist[i] = 0;
+  if (threadIdx.x < 2) {
+    st[threadIdx.x] = select_state{};
+    st[threadIdx.x].k_rem = static_cast<u64>(threadIdx.x == 0 ? k : sample_k);
+  }
+}
+
+/// Sets up the main select after the filter: it reads the candidates if they hold at least k
+/// keys and none overflowed, else the whole input.
+template <class = void>
+__global__ void begin_main(select_state* st, std::int64_t k, std::int64_t capacity) {
+  const bool ok = st->count >= static_cast<u64>(k) && st->count <= static_cast<u64>(capacity);
+  st->use_candidates = ok;
+  if (!ok) st->count = 0;
+}
+
+/// Writes the k winners (in no order) as 64-bit rank and position.
+template <class K, int Unroll>
+__global__ void __launch_bounds__(256) collect_pass(source<K> src, select_state* st, std::int64_t k, u64* w_rank,
+                                                    u64* w_pos) {
+  const select_state s = *st;
+  const std::int64_t count = s.use_candidates ? static_cast<std::int64_t>(s.count) : src.n;
+  for_each_key<Unroll>(src, s.use_candidates, count, [&](u64 r, u64 p, bool valid) {
+    const bool take = valid && wins(r, p, s);
+    const u64 slot = warp_slot(&st->written, take);
+    if (take && slot < static_cast<u64>(k)) w_rank[slot] = r, w_pos[slot] = p;
+  });
+}
+
+/// The sorted winners' keys and positions into the caller's arrays.
+template <class K>
+__global__ void gather_winners(const K* in, const u64* w_pos, std::int64_t k, K* values, std::int64_t* indices) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < k;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t p = static_cast<std::int64_t>(w_pos[i]);
+    values[i] = in[p];
+    indices[i] = p;
+  }
+}
+
+}  // namespace scankit::cuda::detail::topk

@@ -1,0 +1,131 @@
+// The GPU top-k's host drivers: the workspace layout and the launches of each path (the plan
+// in plan.hpp chooses the path, kernels.cuh and block_select.cuh hold the kernels).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "scankit/cuda/detail/arena.hpp"
+#include "scankit/cuda/detail/error.cuh"
+#include "scankit/cuda/detail/topk/block_select.cuh"
+#include "scankit/cuda/detail/topk/kernels.cuh"
+#include "scankit/cuda/detail/topk/plan.hpp"
+#include "scankit/cuda/detail/topk/sort_path.cuh"
+#include "scankit/cuda/sort.hpp"
+
+namespace scankit::cuda::detail::topk {
+
+inline constexpr int pass_unroll = 8;
+inline constexpr int hist_bins = 1 << grid_digit_bits;
+
+/// The select's digits: the rank's from the top in `bits`-bit steps, then the position's.
+inline int make_digits(int rank_bits, int position_bits, bool with_positions, digit* out) {
+  int n = 0;
+  for (int top = rank_bits; top > 0; top -= grid_digit_bits)
+    out[n++] = {0, std::max(0, top - grid_digit_bits), std::min(grid_digit_bits, top)};
+  if (with_positions)
+    for (int top = position_bits; top > 0; top -= grid_digit_bits)
+      out[n++] = {1, std::max(0, top - grid_digit_bits), std::min(grid_digit_bits, top)};
+  return n;
+}
+
+/// The workspace of one array's top-k, carved in one order by both the size and the run.
+struct array_workspace {
+  select_state* states = nullptr;  // [0] the main select, [1] the sample's
+  u64* hist = nullptr;
+  u64 *cand_rank = nullptr, *cand_pos = nullptr;
+  u64 *w_rank = nullptr, *w_pos = nullptr;
+  void* sort_ws = nullptr;
+  std::size_t sort_bytes = 0;
+};
+
+inline array_workspace carve_array(arena& a, const plan& p, std::int64_t k, std::size_t sort_bytes) {
+  array_workspace w;
+  w.states = a.take<select_state>(2);
+  w.hist = a.take<u64>(hist_bins);
+  w.cand_rank = a.take<u64>(p.capacity);
+  w.cand_pos = a.take<u64>(p.capacity);
+  w.w_rank = a.take<u64>(k);
+  w.w_pos = a.take<u64>(k);
+  w.sort_ws = a.take<unsigned char>(static_cast<std::int64_t>(sort_bytes));
+  w.sort_bytes = sort_bytes;
+  return w;
+}
+
+template <class K>
+void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* values, std::int64_t* indices,
+               const plan& p, const array_workspace& w, cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(p.pass_grid);
+  init_selects<><<<1, 256, 0, stream>>>(w.states, w.hist, hist_bins, k, p.sample_k);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::topk init_selects");
+  const source<K> whole{in, n, 0, 0, w.cand_rank, w.cand_pos, largest};
+  digit digits[16];
+  // ---- sampled path: the sample's threshold, then one read keeps the keys at or below it ----
+  if (p.path == topk_path::sampled) {
+    const source<K> sample{in, p.groups * p.group, p.group, p.stride, nullptr, nullptr, largest};
+    const std::int64_t sample_grid = std::clamp<std::int64_t>(sample.n / (256 * pass_unroll), 1, p.pass_grid);
+    const int nd = make_digits(p.rank_bits, p.position_bits, false, digits);
+    for (int d = 0; d < nd; ++d) {
+      select_pass<K, grid_digit_bits, pass_unroll><<<static_cast<unsigned>(sample_grid), 256, 0, stream>>>(
+          sample, &w.states[1], w.hist, digits[d], 0, nullptr, nullptr);
+      SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass (sample)");
+    }
+    filter_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[1], &w.states[0], p.capacity, w.cand_rank,
+                                                         w.cand_pos);
+    SCANKIT_LAUNCH_CHECK("scankit::cuda::topk filter_pass");
+    begin_main<><<<1, 1, 0, stream>>>(&w.states[0], k, p.capacity);
+    SCANKIT_LAUNCH_CHECK("scankit::cuda::topk begin_main");
+  }
+  // ---- the select over the candidates (or the whole input), then the k winners ----
+  const int nd = make_digits(p.rank_bits, p.position_bits, true, digits);
+  for (int d = 0; d < nd; ++d) {
+    select_pass<K, grid_digit_bits, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[0], w.hist, digits[d],
+                                                                          p.capacity, w.cand_rank, w.cand_pos);
+    SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass");
+  }
+  collect_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[0], k, w.w_rank, w.w_pos);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::topk collect_pass");
+  // ---- order them: by position, then stably by rank ----
+  sort_u64_pairs(w.w_pos, w.w_rank, k, p.position_bits, w.sort_ws, w.sort_bytes, stream);
+  sort_u64_pairs(w.w_rank, w.w_pos, k, p.rank_bits, w.sort_ws, w.sort_bytes, stream);
+  gather_winners<<<static_cast<unsigned>(std::clamp<std::int64_t>((k + 255) / 256, 1, 4096)), 256, 0, stream>>>(
+      in, w.w_pos, k, values, indices);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::topk gather_winners");
+}
+
+/// The block path's shared memory and the keys it holds per segment.
+struct block_shape {
+  std::int64_t padded_k;
+  int shared_keys;
+  std::size_t shared_bytes;
+};
+
+inline block_shape block_shape_for(std::int64_t k, std::size_t key_bytes, const device_info& d) {
+  block_shape b;
+  b.padded_k = 1;
+  while (b.padded_k < k) b.padded_k <<= 1;
+  const std::size_t limit = std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - 4096;
+  const std::size_t winners = block_shared_bytes(b.padded_k, 0, key_bytes);
+  const std::size_t wanted = static_cast<std::size_t>(tuning_for(d).block_shared_keys) * key_bytes;
+  b.shared_keys = static_cast<int>(std::min(wanted, limit > winners ? limit - winners : 0) / key_bytes);
+  b.shared_bytes = block_shared_bytes(b.padded_k, b.shared_keys, key_bytes);
+  return b;
+}
+
+template <class K>
+void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t k, bool largest, K* values,
+               std::int64_t* indices, const device_info& d, cudaStream_t stream) {
+  const block_shape b = block_shape_for(k, sizeof(K), d);
+  auto kernel = segment_select<K>;
+  if (b.shared_bytes > 48 * 1024)
+    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(b.shared_bytes)));
+  const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));
+  kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, seg, count, k, b.padded_k, b.shared_keys, largest,
+                                                              values, indices);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::topk segment_select");
+}
+
+}  // namespace scankit::cuda::detail::topk

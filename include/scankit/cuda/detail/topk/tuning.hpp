@@ -1,0 +1,42 @@
+// The GPU top-k's tuning, as data: digit widths, the sample's size and margin, block shapes.
+#pragma once
+
+#include <cstdint>
+
+#include "scankit/cuda/detail/device_info.hpp"
+
+namespace scankit::cuda::detail::topk {
+
+/// Bits of one digit of the grid-wide radix select: 2,048 counters per block fit in 8 KiB of
+/// shared memory, and a 32-bit rank takes three digits.
+inline constexpr int grid_digit_bits = 11;
+/// Bits of one digit of the block path: 256 counters, one per thread of the block.
+inline constexpr int block_digit_bits = 8;
+
+/// One row of the tuning table.
+struct tuning {
+  int pass_threads;          // threads per block of the grid-wide passes
+  int pass_blocks_per_sm;    // resident blocks the passes' grids are sized for
+  int block_threads;         // threads of the block path (one block per segment); = 2^block_digit_bits
+  int block_shared_keys;     // keys a segment may have to be held in shared memory (else read per pass)
+  std::int64_t sampled_min_n;  // below this one array takes the radix path (a sample would not pay)
+  int sample_ratio;          // one key of the input in this many is in the sample
+  int sample_margin;         // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
+};
+
+struct tuning_entry {
+  int min_arch;
+  tuning t;
+};
+inline constexpr tuning_entry tuning_table[] = {
+    {80, {256, 8, 256, 8192, std::int64_t{1} << 20, 256, 8}},  // Ampere, Ada, Hopper
+    {0, {256, 4, 256, 4096, std::int64_t{1} << 20, 256, 8}},   // older or unknown
+};
+
+constexpr tuning tuning_for(const device_info& d) {
+  for (const auto& e : tuning_table)
+    if (d.arch >= e.min_arch) return e.t;
+  return tuning_table[std::size(tuning_table) - 1].t;
+}
+
+}  // namespace scankit::cuda::detail::topk

@@ -1,0 +1,53 @@
+// The top-k's non-template parts: the plan and the workspace sizes on the current device.
+#include "scankit/cuda/detail/device_info.hpp"
+#include "scankit/cuda/detail/math.hpp"
+#include "scankit/cuda/detail/topk/launch.cuh"
+#include "scankit/cuda/topk.hpp"
+
+namespace scankit::cuda {
+
+namespace {
+void check_request(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::int64_t segments, const char* who) {
+  if (n < 0 || k < 0 || segments < 0) throw invalid_argument(std::string(who) + ": n, k and segments must be >= 0");
+  if (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8)
+    throw invalid_argument(std::string(who) + ": keys are 1, 2, 4 or 8 bytes");
+}
+void check_path(const topk_config& cfg, const char* who) {
+  for (auto p : all_topk_paths)
+    if (p == cfg.path) return;
+  throw invalid_argument(std::string(who) + ": unknown topk_path");
+}
+}  // namespace
+
+topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::int64_t segments,
+                    const topk_config& cfg) {
+  check_request(n, k, key_bytes, segments, "scankit::cuda::plan_topk");
+  check_path(cfg, "scankit::cuda::plan_topk");
+  return detail::topk::make_plan(n, std::max<std::int64_t>(k, 1), key_bytes, segments, segments > 0, cfg,
+                                 detail::current_device_info())
+      .path;
+}
+
+std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key_bytes, const topk_config& cfg) {
+  check_request(n, k, key_bytes, 0, "scankit::cuda::topk_workspace_bytes");
+  check_path(cfg, "scankit::cuda::topk_workspace_bytes");
+  if (k == 0) return 0;
+  using namespace detail;
+  const topk::plan p = topk::make_plan(n, k, key_bytes, 0, false, cfg, current_device_info());
+  const std::size_t u = 8;
+  return align_up(2 * sizeof(topk::select_state)) + align_up(topk::hist_bins * u) +
+         2 * align_up(static_cast<std::size_t>(p.capacity) * u) + 2 * align_up(static_cast<std::size_t>(k) * u) +
+         align_up(sort_workspace_bytes(k, 8, 8));
+}
+
+std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments, std::int64_t k,
+                                           std::size_t key_bytes, const topk_config& cfg) {
+  check_request(n, k, key_bytes, segments, "scankit::cuda::segmented_topk_workspace_bytes");
+  check_path(cfg, "scankit::cuda::segmented_topk_workspace_bytes");
+  if (k == 0 || segments == 0) return 0;
+  using namespace detail;
+  const topk::plan p = topk::make_plan(n, k, key_bytes, segments, true, cfg, current_device_info());
+  return p.path == topk_path::sort ? topk::sorted_workspace_bytes(n) : 0;
+}
+
+}  // namespace scankit::cuda

@@ -1,0 +1,197 @@
+// GoogleTest suite of the CUDA top-k (scankit/cuda/topk.hpp) against the CPU serial reference,
+// bit for bit: every key type, one array on every path (sampled, radix) at sizes around the
+// sample's and the candidate buffer's edges, k from 1 to n, ties (few distinct keys, all equal),
+// sorted and reversed inputs (where a strided sample misjudges), NaN and -0.0, both ends;
+// segments of every shape (gaps between them included) and rows on the block and the sort
+// paths; the same result run to run; bad arguments (which throw and leave the outputs as they
+// were). Without a GPU every test skips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "common/cuda_test_util.hpp"
+#include "common/segments_test_util.hpp"
+#include "common/sort_test_util.hpp"
+#include "scankit/cpu/topk.hpp"
+#include "scankit/cuda/topk.hpp"
+
+namespace {
+
+namespace skc = scankit::cuda;
+namespace cpu = scankit::cpu;
+using namespace scankit;
+using namespace scankit::test;
+using i64 = std::int64_t;
+
+std::vector<i64> ks(i64 n) {
+  std::set<i64> s;
+  for (const i64 k : {i64{1}, i64{2}, i64{8}, i64{1024}, n / 3, n - 1, n})
+    if (k >= 1 && k <= n) s.insert(k);
+  return {s.begin(), s.end()};
+}
+
+template <class K>
+class CudaTopk : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+using key_types = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                   std::int16_t, std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(CudaTopk, key_types);
+
+TYPED_TEST(CudaTopk, OneArrayEveryPathMatchesTheReference) {
+  using K = TypeParam;
+  std::vector<i64> sizes{1, 2, 97, 1023, 1025, 65537};
+  if (!sanitize_tier()) sizes.push_back((i64{1} << 20) + 3);  // the automatic sampled path
+  if (!quick()) sizes.push_back(std::uniform_int_distribution<i64>(i64{1} << 20, i64{1} << 22)(rng()));
+  for (const i64 n : sizes) {
+    const bool big = n > 100000;
+    for (const auto p : {key_pattern::random, key_pattern::few_distinct, key_pattern::special, key_pattern::sorted,
+                         key_pattern::reversed, key_pattern::all_equal}) {
+      if (big && (p == key_pattern::special || p == key_pattern::all_equal) && sanitize_tier()) continue;
+      const auto in = make_keys<K>(n, p);
+      for (const bool largest : {true, false}) {
+        std::vector<K> order_v(static_cast<std::size_t>(n));
+        std::vector<i64> order_i(static_cast<std::size_t>(n));
+        cpu::topk_serial(in.data(), n, n, order_v.data(), order_i.data(), cpu::topk_options{largest});
+        for (const i64 k : ks(n)) {
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::sampled, skc::topk_path::radix}) {
+            SCOPED_TRACE(::testing::Message() << "n = " << n << ", k = " << k << ", " << name(p)
+                                              << (largest ? ", largest" : ", smallest") << ", path " << name(path));
+            std::vector<K> got_v;
+            std::vector<i64> got_i;
+            skc::topk(std::span<const K>(in), k, got_v, got_i, skc::topk_options{largest}, skc::topk_config{path});
+            ASSERT_EQ(got_i, std::vector<i64>(order_i.begin(), order_i.begin() + k));
+            ASSERT_TRUE(bitwise_equal(std::vector<K>(order_v.begin(), order_v.begin() + k), got_v));
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
+  using K = TypeParam;
+  for (const i64 n : {i64{1}, i64{5000}, i64{70001}}) {
+    for (const auto d : {segment_dist::uniform, segment_dist::powerlaw, segment_dist::single}) {
+      const auto off = make_offsets(d, n, 40.0, rng());
+      const auto gaps = gapped_bounds(off, rng());
+      for (const bool gapped : {false, true}) {
+        const segment_bounds seg = gapped ? segment_bounds(gaps.begin.data(), gaps.end.data(), static_cast<i64>(gaps.begin.size()))
+                                          : segment_bounds(segment_offsets{off.data(), static_cast<i64>(off.size()) - 1});
+        i64 shortest = n;
+        for (i64 s = 0; s < seg.count; ++s) shortest = std::min(shortest, seg.end[s] - seg.begin[s]);
+        const auto in = make_keys<K>(n, key_pattern::few_distinct);
+        for (const i64 k : {i64{1}, std::min<i64>(shortest, 3), shortest}) {
+          if (k < 1 || k > shortest) continue;
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::sort}) {
+            for (const bool largest : {true, false}) {
+              const auto outs = static_cast<std::size_t>(seg.count * k);
+              std::vector<K> want_v(outs), got_v;
+              std::vector<i64> want_i(outs), got_i;
+              cpu::segmented_topk_serial(in.data(), n, seg, k, want_v.data(), want_i.data(), cpu::topk_options{largest});
+              skc::segmented_topk(std::span<const K>(in), seg, k, got_v, got_i, skc::topk_options{largest},
+                                  skc::topk_config{path});
+              ASSERT_EQ(got_i, want_i) << name(d) << (gapped ? " gapped" : "") << ", n = " << n << ", k = " << k
+                                       << ", path " << name(path);
+              ASSERT_TRUE(bitwise_equal(want_v, got_v));
+            }
+          }
+        }
+      }
+    }
+  }
+  // Rows: the block path (segments held in shared memory or read per digit) and, for k above
+  // topk_block_max_k, the sort path.
+  for (const auto& [rows, cols] : std::vector<std::pair<i64, i64>>{{1, 1}, {3, 1000}, {700, 37}, {5, 3000}, {2, 20000}}) {
+    for (const auto p : {key_pattern::random, key_pattern::few_distinct}) {
+      const auto in = make_keys<K>(rows * cols, p);
+      std::vector<i64> off;
+      for (i64 r = 0; r <= rows; ++r) off.push_back(r * cols);
+      const segment_bounds seg{segment_offsets{off.data(), rows}};
+      for (const i64 k : ks(cols)) {
+        for (const bool largest : {true, false}) {
+          const auto outs = static_cast<std::size_t>(rows * k);
+          std::vector<K> want_v(outs), got_v;
+          std::vector<i64> want_i(outs), got_i;
+          cpu::segmented_topk_serial(in.data(), rows * cols, seg, k, want_v.data(), want_i.data(),
+                                     cpu::topk_options{largest});
+          skc::topk_rows(std::span<const K>(in), rows, cols, k, got_v, got_i, skc::topk_options{largest});
+          ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k;
+          ASSERT_TRUE(bitwise_equal(want_v, got_v));
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
+  SKIP_WITHOUT_GPU();
+  const auto in = make_keys<float>((i64{1} << 20) + 7, key_pattern::few_distinct);
+  std::vector<float> v1, v2;
+  std::vector<i64> i1, i2;
+  skc::topk(std::span<const float>(in), 1000, v1, i1);
+  skc::topk(std::span<const float>(in), 1000, v2, i2);
+  EXPECT_EQ(i1, i2);
+  EXPECT_TRUE(bitwise_equal(v1, v2));
+  EXPECT_EQ(skc::plan_topk(i64{1} << 24, 8, 4), skc::topk_path::sampled);
+  EXPECT_EQ(skc::plan_topk(1000, 8, 4), skc::topk_path::radix);
+  EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
+  EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
+  EXPECT_EQ(skc::plan_topk(1 << 20, 2000, 4, 64), skc::topk_path::sort);
+}
+
+TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<float> host{3, 1, 2, 5, 4, 0};
+  device_buffer in, vals, idx, ws;
+  in.reserve(64), vals.reserve(64), idx.reserve(64);
+  const std::size_t wsb = skc::topk_workspace_bytes(6, 6, 4);
+  ws.reserve(wsb);
+  ck(cudaMemcpy(in.p, host.data(), 24, cudaMemcpyHostToDevice));
+  ck(cudaMemset(vals.p, 0x5a, 64)), ck(cudaMemset(idx.p, 0x5a, 64));
+  const float* d_in = in.as<float>();
+  float* d_v = vals.as<float>();
+  i64* d_i = idx.as<i64>();
+  auto untouched = [&] {
+    std::vector<unsigned char> a(64), b(64);
+    ck(cudaMemcpy(a.data(), vals.p, 64, cudaMemcpyDeviceToHost));
+    ck(cudaMemcpy(b.data(), idx.p, 64, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 64; ++i) {
+      ASSERT_EQ(a[i], 0x5a);
+      ASSERT_EQ(b[i], 0x5a);
+    }
+  };
+  auto expect_throw = [&](auto&& f) {
+    EXPECT_THROW(f(), scankit::invalid_argument);
+    untouched();
+  };
+  expect_throw([&] { skc::topk(d_in, 6, 7, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk(d_in, 6, -1, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk(d_in, -1, 1, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk<float>(nullptr, 6, 1, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk<float>(d_in, 6, 1, nullptr, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk(d_in, 6, 1, d_v, nullptr, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, ws.p, 16, nullptr); });
+  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, nullptr, wsb, nullptr); });
+  expect_throw([&] { skc::topk_rows(d_in, 2, 3, 4, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] { skc::topk_rows(d_in, -2, 3, 1, d_v, d_i, ws.p, wsb, nullptr); });
+  expect_throw([&] {
+    skc::topk(d_in, 6, 1, d_v, d_i, ws.p, wsb, nullptr, {}, skc::topk_config{static_cast<skc::topk_path>(9)});
+  });
+  // Host containers: bad segments and k above the shortest segment.
+  std::vector<float> v;
+  std::vector<i64> ix;
+  const std::vector<i64> short_seg{0, 1, 6}, decreasing{0, 4, 2, 6};
+  EXPECT_THROW(skc::segmented_topk(std::span<const float>(host), segment_offsets{short_seg.data(), 2}, 2, v, ix),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_topk(std::span<const float>(host), segment_offsets{decreasing.data(), 3}, 1, v, ix),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::topk(std::span<const float>(host), 7, v, ix), scankit::invalid_argument);
+  EXPECT_THROW(skc::topk_rows(std::span<const float>(host), 2, 2, 1, v, ix), scankit::invalid_argument);
+}
+
+}  // namespace
