@@ -47,7 +47,7 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
   if (k == 0 || segments == 0) return 0;
   using namespace detail;
   const topk::plan p = topk::make_plan(n, k, key_bytes, segments, true, cfg, current_device_info());
-  return p.path == topk_path::sort ? topk::sorted_workspace_bytes(n) : 0;
+  return p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
 }
 
 }  // namespace scankit::cuda

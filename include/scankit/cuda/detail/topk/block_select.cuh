@@ -5,18 +5,12 @@
 
 #include <cstdint>
 
+#include "scankit/cuda/detail/segmented_sort/kernels.cuh"
 #include "scankit/cuda/detail/topk/kernels.cuh"
 
 namespace scankit::cuda::detail::topk {
 
-/// Segment s of a segmented top-k: bounds in device memory, or row s of a rows x cols matrix.
-struct segments_of {
-  const std::int64_t* begin;  // nullptr: rows
-  const std::int64_t* end;
-  std::int64_t cols;
-  __device__ __forceinline__ std::int64_t first(std::int64_t s) const { return begin ? begin[s] : s * cols; }
-  __device__ __forceinline__ std::int64_t last(std::int64_t s) const { return begin ? end[s] : (s + 1) * cols; }
-};
+using segmented_sort::segments_of;
 
 /// Bits needed to write every position below n (at least 1).
 __device__ __forceinline__ int position_bits_of(std::int64_t n) {

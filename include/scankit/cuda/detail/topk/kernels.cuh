@@ -38,15 +38,11 @@ struct digit {
   int field, shift, bits;
 };
 
-/// A key's rank: its ordered bits, complemented when the largest keys win.
+/// A key's rank: its ordered bits, complemented when the largest keys win (the sorts' rank of a
+/// descending sort over every bit).
 template <class K>
 __device__ __forceinline__ u64 rank_of(K x, bool largest) {
-  using U = typename radix_traits<K>::bits_t;
-  U b;
-  std::memcpy(&b, &x, sizeof(K));
-  U o = radix_traits<K>::map::to(b);
-  if (largest) o = static_cast<U>(~o);
-  return static_cast<u64>(o);
+  return static_cast<u64>(scankit::detail::sort_rank_bits(x, 0, static_cast<int>(sizeof(K) * 8), largest));
 }
 
 __device__ __forceinline__ bool matches(u64 r, u64 p, const select_state& s) {
@@ -137,11 +133,13 @@ __device__ __forceinline__ u64 block_exclusive_sum(u64 v, u64* warp_sums) {
 }
 
 /// One digit pass of a select: counts the digit of every key matching the prefix (copying those
-/// keys to the candidate buffer when the state says so); the grid's last block then picks the
+/// keys to the candidate buffer, and the keys that beat them to the winners, when the state
+/// says so); the grid's last block then picks the
 /// digit that holds the k_rem-th key, updates the state and clears the counts for the next pass.
 template <class K, int Bits, int Unroll>
 __global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* st, u64* hist, digit dg,
-                                                   std::int64_t capacity, u64* cand_rank, u64* cand_pos) {
+                                                   std::int64_t capacity, u64* cand_rank, u64* cand_pos,
+                                                   std::int64_t k, u64* w_rank, u64* w_pos) {
   constexpr int bins = 1 << Bits;
   __shared__ unsigned h[bins];
   __shared__ u64 warp_sums[32];
@@ -157,8 +155,13 @@ __global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* 
       const bool m = valid && matches(r, p, s);
       if (m) atomicAdd(&h[static_cast<unsigned>(((dg.field ? p : r) >> dg.shift)) & dmask], 1u);
       if (compacting) {
+        // The candidates are the keys that match; the keys already known to beat them are
+        // winners, written now, since later passes read only the candidates.
         const u64 slot = warp_slot(&st->count, m);
         if (m && slot < static_cast<u64>(capacity)) cand_rank[slot] = r, cand_pos[slot] = p;
+        const bool sure = valid && !m && wins(r, p, s);
+        const u64 wslot = warp_slot(&st->written, sure);
+        if (sure && wslot < static_cast<u64>(k)) w_rank[wslot] = r, w_pos[wslot] = p;
       }
     });
   }

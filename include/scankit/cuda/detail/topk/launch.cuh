@@ -69,7 +69,7 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
     const int nd = make_digits(p.rank_bits, p.position_bits, false, digits);
     for (int d = 0; d < nd; ++d) {
       select_pass<K, grid_digit_bits, pass_unroll><<<static_cast<unsigned>(sample_grid), 256, 0, stream>>>(
-          sample, &w.states[1], w.hist, digits[d], 0, nullptr, nullptr);
+          sample, &w.states[1], w.hist, digits[d], 0, nullptr, nullptr, 0, nullptr, nullptr);
       SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass (sample)");
     }
     filter_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[1], &w.states[0], p.capacity, w.cand_rank,
@@ -81,15 +81,15 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
   // ---- the select over the candidates (or the whole input), then the k winners ----
   const int nd = make_digits(p.rank_bits, p.position_bits, true, digits);
   for (int d = 0; d < nd; ++d) {
-    select_pass<K, grid_digit_bits, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[0], w.hist, digits[d],
-                                                                          p.capacity, w.cand_rank, w.cand_pos);
+    select_pass<K, grid_digit_bits, pass_unroll><<<grid, 256, 0, stream>>>(
+        whole, &w.states[0], w.hist, digits[d], p.capacity, w.cand_rank, w.cand_pos, k, w.w_rank, w.w_pos);
     SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass");
   }
   collect_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[0], k, w.w_rank, w.w_pos);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk collect_pass");
   // ---- order them: by position, then stably by rank ----
-  sort_u64_pairs(w.w_pos, w.w_rank, k, p.position_bits, w.sort_ws, w.sort_bytes, stream);
-  sort_u64_pairs(w.w_rank, w.w_pos, k, p.rank_bits, w.sort_ws, w.sort_bytes, stream);
+  segmented_sort::sort_u64_pairs(w.w_pos, w.w_rank, k, p.position_bits, w.sort_ws, w.sort_bytes, stream);
+  segmented_sort::sort_u64_pairs(w.w_rank, w.w_pos, k, p.rank_bits, w.sort_ws, w.sort_bytes, stream);
   gather_winners<<<static_cast<unsigned>(std::clamp<std::int64_t>((k + 255) / 256, 1, 4096)), 256, 0, stream>>>(
       in, w.w_pos, k, values, indices);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk gather_winners");
@@ -119,7 +119,8 @@ void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t k,
                std::int64_t* indices, const device_info& d, cudaStream_t stream) {
   const block_shape b = block_shape_for(k, sizeof(K), d);
   auto kernel = segment_select<K>;
-  if (b.shared_bytes > 48 * 1024)
+  // The dynamic part plus the kernel's static counters: past 48 KiB a launch needs the opt-in.
+  if (b.shared_bytes + 4096 > 48 * 1024)
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(b.shared_bytes)));
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));

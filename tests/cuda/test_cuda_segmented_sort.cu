@@ -1,0 +1,180 @@
+// GoogleTest suite of the CUDA segmented sorts (scankit/cuda/segmented_sort.hpp) against the CPU
+// serial reference, bit for bit: every key type, keys alone and with values of 4, 8 and 16
+// bytes, every segment-length distribution of common/segments_test_util.hpp with and without
+// gaps between segments (which must keep their keys), both directions, a bit range, in place
+// and out of place, and bad arguments (which throw and leave the outputs as they were).
+// Without a GPU every test skips.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "common/cuda_test_util.hpp"
+#include "common/segments_test_util.hpp"
+#include "common/sort_test_util.hpp"
+#include "scankit/cpu/segmented_sort.hpp"
+#include "scankit/cuda/segmented_sort.hpp"
+
+namespace {
+
+namespace skc = scankit::cuda;
+namespace cpu = scankit::cpu;
+using namespace scankit;
+using namespace scankit::test;
+using i64 = std::int64_t;
+
+struct alignas(8) v16 {
+  std::uint64_t a, b;
+  bool operator==(const v16&) const = default;
+};
+
+template <class K>
+class CudaSegmentedSort : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+};
+using key_types = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                   std::int16_t, std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(CudaSegmentedSort, key_types);
+
+std::vector<i64> sizes() {
+  std::vector<i64> s{0, 1, 2, 97, 1025};
+  if (!sanitize_tier()) s.insert(s.end(), {4097, std::uniform_int_distribution<i64>(1, i64{1} << 18)(rng())});
+  return s;
+}
+
+/// Sorts keys (and values) of n with the device-pointer call, in place or out of place.
+template <class K, class V>
+void device_sort(std::vector<K>& keys, std::vector<V>* values, const segment_bounds& host_seg, const sort_options& o,
+                 bool in_place) {
+  const i64 n = static_cast<i64>(keys.size());
+  const std::size_t vb = values ? sizeof(V) : 0;
+  device_buffer kin, kout, vin, vout, b, e, ws;
+  kin.reserve(keys.size() * sizeof(K)), kout.reserve(keys.size() * sizeof(K));
+  vin.reserve(keys.size() * sizeof(V)), vout.reserve(keys.size() * sizeof(V));
+  b.reserve(static_cast<std::size_t>(host_seg.count) * 8), e.reserve(static_cast<std::size_t>(host_seg.count) * 8);
+  const std::size_t wb = skc::segmented_sort_workspace_bytes(n, host_seg.count, sizeof(K), vb);
+  ws.reserve(wb);
+  ck(cudaMemcpy(kin.p, keys.data(), keys.size() * sizeof(K), cudaMemcpyHostToDevice));
+  if (values) ck(cudaMemcpy(vin.p, values->data(), keys.size() * sizeof(V), cudaMemcpyHostToDevice));
+  ck(cudaMemcpy(b.p, host_seg.begin, static_cast<std::size_t>(host_seg.count) * 8, cudaMemcpyHostToDevice));
+  ck(cudaMemcpy(e.p, host_seg.end, static_cast<std::size_t>(host_seg.count) * 8, cudaMemcpyHostToDevice));
+  const segment_bounds seg(b.as<i64>(), e.as<i64>(), host_seg.count);
+  K* ko = in_place ? kin.as<K>() : kout.as<K>();
+  V* vo = in_place ? vin.as<V>() : vout.as<V>();
+  if (values)
+    skc::segmented_sort_pairs(kin.as<K>(), ko, vin.as<V>(), vo, n, seg, ws.p, wb, nullptr, o);
+  else
+    skc::segmented_sort_keys(kin.as<K>(), ko, n, seg, ws.p, wb, nullptr, o);
+  ck(cudaMemcpy(keys.data(), ko, keys.size() * sizeof(K), cudaMemcpyDeviceToHost));
+  if (values) ck(cudaMemcpy(values->data(), vo, keys.size() * sizeof(V), cudaMemcpyDeviceToHost));
+}
+
+TYPED_TEST(CudaSegmentedSort, MatchesTheReference) {
+  using K = TypeParam;
+  for (const i64 n : sizes()) {
+    for (const auto d : all_segment_dists) {
+      const auto off = make_offsets(d, n, 24.0, rng());
+      const auto gaps = gapped_bounds(off, rng());
+      for (const bool gapped : {false, true}) {
+        const segment_bounds seg = gapped ? segment_bounds(gaps.begin.data(), gaps.end.data(), static_cast<i64>(gaps.begin.size()))
+                                          : segment_bounds(segment_offsets{off.data(), static_cast<i64>(off.size()) - 1});
+        const auto in = make_keys<K>(n, gapped ? key_pattern::random : key_pattern::few_distinct);
+        for (const bool desc : {false, true}) {
+          const sort_options o{desc};
+          SCOPED_TRACE(::testing::Message() << "n = " << n << ", " << name(d) << (gapped ? " gapped" : "")
+                                            << (desc ? ", descending" : ""));
+          // Keys alone, out of place; pairs with 4-byte positions in place.
+          auto want = in;
+          cpu::segmented_sort_keys_serial(want.data(), n, seg, o);
+          auto got = in;
+          device_sort<K, std::uint32_t>(got, nullptr, seg, o, false);
+          ASSERT_TRUE(bitwise_equal(want, got));
+          std::vector<std::uint32_t> pos(static_cast<std::size_t>(n));
+          std::iota(pos.begin(), pos.end(), 0u);
+          auto want_k = in;
+          auto want_v = pos;
+          cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
+          auto got_k = in;
+          auto got_v = pos;
+          device_sort(got_k, &got_v, seg, o, true);
+          ASSERT_TRUE(bitwise_equal(want_k, got_k));
+          ASSERT_EQ(want_v, got_v);
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaSegmentedSortApi, WideValuesBitRangesAndHostContainers) {
+  SKIP_WITHOUT_GPU();
+  const i64 n = 20011;
+  const auto off = make_offsets(segment_dist::powerlaw, n, 300.0, rng());
+  const segment_bounds seg{segment_offsets{off.data(), static_cast<i64>(off.size()) - 1}};
+  const auto in = make_keys<std::uint32_t>(n, key_pattern::random);
+  std::vector<v16> v16s(static_cast<std::size_t>(n));
+  std::vector<std::uint64_t> v8s(static_cast<std::size_t>(n));
+  for (i64 i = 0; i < n; ++i) v16s[static_cast<std::size_t>(i)] = {std::uint64_t(i), ~std::uint64_t(i)}, v8s[static_cast<std::size_t>(i)] = std::uint64_t(i) * 3;
+  const sort_options range{false, 4, 20};
+  {
+    auto wk = in, gk = in;
+    auto wv = v16s, gv = v16s;
+    cpu::segmented_sort_pairs_serial(wk.data(), wv.data(), n, seg, range);
+    device_sort(gk, &gv, seg, range, false);
+    EXPECT_EQ(wk, gk);
+    EXPECT_EQ(wv, gv);
+  }
+  {
+    auto wk = in, gk = in;
+    auto wv = v8s, gv = v8s;
+    cpu::segmented_sort_pairs_serial(wk.data(), wv.data(), n, seg, sort_options{true});
+    skc::segmented_sort_pairs(std::span<std::uint32_t>(gk), std::span<std::uint64_t>(gv), seg, sort_options{true});
+    EXPECT_EQ(wk, gk);
+    EXPECT_EQ(wv, gv);
+    auto hk = in;
+    auto wk2 = in;
+    cpu::segmented_sort_keys_serial(wk2.data(), n, seg);
+    skc::segmented_sort_keys(std::span<std::uint32_t>(hk), seg);
+    EXPECT_EQ(wk2, hk);
+  }
+}
+
+TEST(CudaSegmentedSortApi, BadArgumentsThrowAndWriteNothing) {
+  SKIP_WITHOUT_GPU();
+  std::vector<float> keys{3, 1, 2, 5, 4, 0};
+  const auto before = keys;
+  const std::vector<i64> short_seg{0, 1, 7}, decreasing{0, 4, 2, 6};
+  EXPECT_THROW(skc::segmented_sort_keys(std::span<float>(keys), segment_offsets{short_seg.data(), 2}),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_keys(std::span<float>(keys), segment_offsets{decreasing.data(), 3}),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_keys(std::span<float>(keys), segment_offsets{short_seg.data(), 1},
+                                        sort_options{false, 0, 40}),
+               scankit::invalid_argument);
+  std::vector<std::uint32_t> few(3);
+  EXPECT_THROW(skc::segmented_sort_pairs(std::span<float>(keys), std::span<std::uint32_t>(few),
+                                         segment_offsets{short_seg.data(), 1}),
+               scankit::invalid_argument);
+  EXPECT_EQ(keys, before);
+  device_buffer k, ws;
+  k.reserve(64), ws.reserve(64);
+  const std::vector<i64> ok{0, 6};
+  device_buffer b;
+  b.reserve(16);
+  ck(cudaMemcpy(b.p, ok.data(), 16, cudaMemcpyHostToDevice));
+  const segment_bounds seg{segment_offsets{b.as<i64>(), 1}};
+  const std::size_t need = skc::segmented_sort_workspace_bytes(6, 1, 4);
+  EXPECT_THROW(skc::segmented_sort_keys(k.as<float>(), k.as<float>(), 6, seg, ws.p, need - 1, nullptr),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_keys(k.as<float>(), k.as<float>(), -1, seg, ws.p, need, nullptr),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_keys<float>(nullptr, k.as<float>(), 6, seg, ws.p, need, nullptr),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_keys(k.as<float>(), k.as<float>(), 6, seg, nullptr, need, nullptr),
+               scankit::invalid_argument);
+  EXPECT_THROW(skc::segmented_sort_workspace_bytes(6, 1, 3), scankit::invalid_argument);
+}
+
+}  // namespace
