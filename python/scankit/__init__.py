@@ -11,19 +11,21 @@ Strided inputs are copied to contiguous ones first.
     >>> scankit.cumsum(np.array([3, 1, 4, 1, 5], dtype=np.int32))
     array([ 3,  4,  8,  9, 14], dtype=int32)
 
-Functions: scan, cumsum, cumprod, cummax, cummin; sort, argsort, sort_by_key; select, compress,
-nonzero, flatnonzero, partition, unique, unique_consecutive; histogram, bincount; reduce, argmin,
-argmax, min_max; segment_reduce, segment_csr, segmented_scan, scan_by_key, reduce_by_key; algorithms.
+Functions: scan, cumsum, cumprod, cummax, cummin; sort, argsort, sort_by_key, topk; select,
+compress, nonzero, flatnonzero, partition, unique, unique_consecutive; histogram, bincount; reduce,
+argmin, argmax, min_max; segment_reduce, segment_csr, segmented_scan, scan_by_key, reduce_by_key;
+algorithms.
 Errors: TypeError (unsupported dtype), ValueError (shapes, axes, devices, names), MemoryError
 (out of memory), RuntimeError (no GPU, or a build without CUDA). See docs/PYTHON.md.
 """
 
-from . import _capi, _compact, _histogram, _reduce, _scan, _segments, _sort
+from . import _capi, _compact, _histogram, _reduce, _scan, _segments, _sort, _topk
 from ._arrays import memory_errors as _memory_errors
 
 scan, cumsum, cumprod, cummax, cummin = map(_memory_errors, (_scan.scan, _scan.cumsum, _scan.cumprod, _scan.cummax,
                                                             _scan.cummin))
 sort, argsort, sort_by_key = map(_memory_errors, (_sort.sort, _sort.argsort, _sort.sort_by_key))
+topk = _memory_errors(_topk.topk)
 select, compress, nonzero, flatnonzero, partition, unique, unique_consecutive = map(
     _memory_errors, (_compact.select, _compact.compress, _compact.nonzero, _compact.flatnonzero, _compact.partition,
                      _compact.unique, _compact.unique_consecutive))
@@ -39,7 +41,7 @@ __all__ = [
     "algorithms", "argmax", "argmin", "argsort", "bincount", "built_with_cuda", "compress", "cummax", "cummin",
     "cumprod", "cumsum", "device_count", "flatnonzero", "histogram", "min_max", "nonzero", "partition", "reduce",
     "reduce_by_key", "scan", "scan_by_key", "segment_csr", "segment_reduce", "segmented_scan", "select", "sort",
-    "sort_by_key", "unique", "unique_consecutive",
+    "sort_by_key", "topk", "unique", "unique_consecutive",
 ]
 
 

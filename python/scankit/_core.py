@@ -154,7 +154,7 @@ def check_size_arg(size, what):
 
 
 # Each entry that takes workspace: the workspace query (_capi.workspace_bytes) it needs.
-_WORKSPACE_OF = {"scan": "scan", "sort": "sort", "select_flagged": "compact", "select_if": "compact",
+_WORKSPACE_OF = {"scan": "scan", "sort": "sort", "topk": "topk", "select_flagged": "compact", "select_if": "compact",
                  "partition": "compact", "nonzero": "compact", "unique": "compact", "reduce": "reduce",
                  "segmented_reduce": "segments", "segmented_scan": "segments", "scan_by_key": "segments",
                  "reduce_by_key": "segments"}
@@ -199,6 +199,8 @@ def run(name, a, *, workspace=None, extra=(), **fields):
             query = (dev, fields["dtype"], fields["op"])
         elif kind == "segments":
             query = (dev, fields["n"], fields.get("n_segments", 0), _CODE_BYTES[fields["dtype"]])
+        elif kind == "topk":
+            query = (dev, fields["dtype"], fields["rows"], fields["cols"], fields["k"])
         elif kind == "sort":
             query = (dev, fields["dtype"], fields["n"], fields.get("value_bytes", 0), int(fields.get("indices", 0) != 0),
                      alg)

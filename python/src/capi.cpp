@@ -174,6 +174,39 @@ int sk_sort(const sk_sort_args* a) {
   });
 }
 
+int sk_topk_workspace(const sk_topk_args* a, int64_t* bytes) {
+  return guarded([&] {
+    check_out(a, "the argument block", "sk_topk_workspace");
+    check_out(bytes, "bytes", "sk_topk_workspace");
+    check_topk_shape(a->rows, a->cols, a->k, "topk");
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::topk_workspace(device, static_cast<int>(a->dtype), a->rows, a->cols,
+                                              a->k);
+  });
+}
+
+int sk_topk(const sk_topk_args* a) {
+  return guarded([&] {
+    const char* where = "topk";
+    check_out(a, "the argument block", where);
+    check_topk_shape(a->rows, a->cols, a->k, where);
+    if (a->rows * a->cols > 0) check_out(at(a->in), "in", where);
+    if (a->rows * a->k > 0) {
+      check_out(at(a->values_out), "values_out", where);
+      check_out(at(a->indices_out), "indices_out", where);
+    }
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    auto* indices = static_cast<std::int64_t*>(at(a->indices_out));
+    if (device >= 0)
+      return gpu::topk(device, dtype, at(a->in), at(a->values_out), indices, a->rows, a->cols,
+                       a->k, a->largest != 0, at(a->workspace), a->workspace_bytes,
+                       static_cast<std::uintptr_t>(a->stream));
+    host::topk(dtype, at(a->in), at(a->values_out), indices, a->rows, a->cols, a->k,
+               a->largest != 0);
+  });
+}
+
 int sk_compact_workspace(const sk_compact_workspace_args* a, int64_t* bytes) {
   return guarded([&] {
     check_out(a, "the argument block", "sk_compact_workspace");

@@ -130,6 +130,28 @@ typedef struct sk_sort_args {
 SK_API int sk_sort_workspace(const sk_sort_args* args, int64_t* bytes);
 SK_API int sk_sort(const sk_sort_args* args);
 
+/* ---- top-k -----------------------------------------------------------------------------
+ * The k largest (largest != 0) or smallest items of every row of a row-major rows x cols
+ * matrix (rows == 1: one array of cols items), with their positions within the row, sorted:
+ * the largest descending, the smallest ascending, ties broken by the smaller position. Types:
+ * every integer type, float16, bfloat16, float32, float64, in the sorts' order (IEEE total
+ * order, NaNs above +inf, -0 below +0). values_out receives rows x k items of dtype,
+ * indices_out rows x k int64 positions; 0 <= k <= cols. in is not modified. rows == 1 runs the
+ * library's top-k of one array, other row counts its topk_rows (scankit/cpu/topk.hpp,
+ * scankit/cuda/topk.hpp); float16/bfloat16 go through the sorts' 16-bit ordered bits (the GPU
+ * keeps them, rows x cols of them, at the start of the workspace). */
+typedef struct sk_topk_args {
+  int64_t device, dtype;
+  uint64_t in, values_out, indices_out;
+  int64_t rows, cols, k, largest;
+  uint64_t workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_topk_args;
+/* Reads device, dtype, rows, cols and k. */
+SK_API int sk_topk_workspace(const sk_topk_args* args, int64_t* bytes);
+SK_API int sk_topk(const sk_topk_args* args);
+
 /* ---- compaction -------------------------------------------------------------------------
  * Outputs hold n items (a compaction writes at most n; items past the count are unspecified).
  * GPU item types: int32/64, uint32/64, float32/64, uint8 (select_flagged moves bits: any item

@@ -13,6 +13,7 @@
 #include "scankit/cuda/histogram.hpp"
 #include "scankit/cuda/scan.hpp"
 #include "scankit/cuda/sort.hpp"
+#include "scankit/cuda/topk.hpp"
 
 namespace scankit::capi::gpu {
 namespace {
@@ -65,11 +66,12 @@ sc::histogram_options histogram_options_of(const std::string& a) {
   return o;
 }
 
-/// f(type_identity<K>) for the key type a sort of dtype runs on: float16/bfloat16 keys as the
-/// uint16 ordered bits sort() maps them to, every other type as itself.
+/// f(type_identity<K>) for the key type a sort (or top-k: `what`) of dtype runs on:
+/// float16/bfloat16 keys as the uint16 ordered bits sort() maps them to, every other type as
+/// itself.
 template <class F>
-void visit_sort_key(int dtype, F&& f) {
-  require_type(dtype, sort_types, "sort");
+void visit_sort_key(int dtype, F&& f, const char* what = "sort") {
+  require_type(dtype, sort_types, what);
   if (dtype == SK_F16 || dtype == SK_BF16) return f(std::type_identity<std::uint16_t>{});
   visit_number(dtype, f);
 }
@@ -119,6 +121,19 @@ std::size_t sort_bytes(int dtype, std::int64_t n, int value_bytes, bool indices,
     return narrow_sort_bytes(dtype, n, cfg) + static_cast<std::size_t>(n) * sizeof(std::uint32_t);
   if (indices) return sc::argsort_workspace_bytes(n, key_bytes, 8, cfg);
   return sc::sort_workspace_bytes(n, key_bytes, static_cast<std::size_t>(value_bytes), cfg);
+}
+
+/// Bytes at the start of a float16/bfloat16 top-k's workspace: the rows x cols ordered keys.
+std::size_t topk_half_bytes(int dtype, std::int64_t rows, std::int64_t cols) {
+  if (dtype != SK_F16 && dtype != SK_BF16) return 0;
+  return align256(static_cast<std::size_t>(rows * cols) * sizeof(std::uint16_t));
+}
+
+/// The library's top-k workspace: one array for one row, else the rows'.
+std::size_t topk_library_bytes(int dtype, std::int64_t rows, std::int64_t cols, std::int64_t k) {
+  const auto key_bytes = static_cast<std::size_t>(dtype_size(dtype));
+  if (rows == 1) return sc::topk_workspace_bytes(cols, k, key_bytes);
+  return sc::segmented_topk_workspace_bytes(rows * cols, rows, k, key_bytes);
 }
 
 }  // namespace
@@ -259,6 +274,59 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
   if (half && n > 0 && !(indices && discard_keys))
     kernels::half_keys(static_cast<const std::uint16_t*>(keys_out),
                        static_cast<std::uint16_t*>(keys_out), n, mant, false, s);
+}
+
+std::int64_t topk_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols,
+                            std::int64_t k) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "topk");
+  if (rows == 0 || k == 0) return 0;
+  return static_cast<std::int64_t>(topk_half_bytes(dtype, rows, cols) +
+                                   topk_library_bytes(dtype, rows, cols, k));
+}
+
+void topk(int device, int dtype, const void* in, void* values, std::int64_t* indices,
+          std::int64_t rows, std::int64_t cols, std::int64_t k, bool largest, void* ws,
+          std::int64_t ws_bytes, std::uintptr_t stream) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "topk");
+  // Nothing to write (and the library's topk_rows takes no rows as one empty array).
+  if (rows == 0 || k == 0) return;
+  const std::size_t half_bytes = topk_half_bytes(dtype, rows, cols);
+  check_workspace(ws_bytes,
+                  static_cast<std::int64_t>(half_bytes + topk_library_bytes(dtype, rows, cols, k)),
+                  "topk");
+  if (ws_bytes > 0 && ws == nullptr) throw scankit::invalid_argument("topk: workspace is a null pointer");
+  const cudaStream_t s = as_stream(stream);
+  const bool half = half_bytes > 0;
+  const int mant = dtype == SK_F16 ? 10 : 7;
+  if (half) {
+    // The ordered bits of the keys at the start of the workspace, selected as uint16; the
+    // selected values are mapped back in place.
+    auto* keys = static_cast<std::uint16_t*>(ws);
+    kernels::half_keys(static_cast<const std::uint16_t*>(in), keys, rows * cols, mant, true, s);
+    in = keys;
+    ws = static_cast<char*>(ws) + half_bytes;
+    ws_bytes -= static_cast<std::int64_t>(half_bytes);
+  }
+  sc::topk_options opts;
+  opts.largest = largest;
+  const auto wsb = static_cast<std::size_t>(ws_bytes);
+  visit_sort_key(
+      dtype,
+      [&](auto tag) {
+        using K = typename decltype(tag)::type;
+        const K* kin = static_cast<const K*>(in);
+        K* kout = static_cast<K*>(values);
+        if (rows == 1)
+          sc::topk(kin, cols, k, kout, indices, ws, wsb, s, opts);
+        else
+          sc::topk_rows(kin, rows, cols, k, kout, indices, ws, wsb, s, opts);
+      },
+      "topk");
+  if (half)
+    kernels::half_keys(static_cast<const std::uint16_t*>(values), static_cast<std::uint16_t*>(values),
+                       rows * k, mant, false, s);
 }
 
 std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes,

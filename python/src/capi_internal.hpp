@@ -301,6 +301,18 @@ inline void check_out(const void* p, const char* what, const char* where) {
     throw scankit::invalid_argument(std::string(where) + ": " + what + " is a null pointer");
 }
 
+/// sk_topk's shape: rows, cols >= 0, rows * cols representable, 0 <= k <= cols.
+inline void check_topk_shape(std::int64_t rows, std::int64_t cols, std::int64_t k, const char* where) {
+  if (rows < 0 || cols < 0)
+    throw scankit::invalid_argument(std::string(where) + ": rows and cols must be >= 0");
+  if (cols > 0 && rows > std::numeric_limits<std::int64_t>::max() / cols)
+    throw scankit::invalid_argument(std::string(where) + ": rows * cols overflows");
+  check_n(rows * cols, where);
+  if (k < 0 || k > cols)
+    throw scankit::invalid_argument(std::string(where) + ": k = " + std::to_string(k) +
+                                    " is not in [0, " + std::to_string(cols) + "]");
+}
+
 // ---- the CPU backend (cpu_*.cpp, one translation unit per primitive) -----------------------
 namespace host {
 void scan(int dtype, int op, bool exclusive, const void* init, const void* in, void* out,
@@ -308,6 +320,9 @@ void scan(int dtype, int op, bool exclusive, const void* init, const void* in, v
 void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in, void* values_out,
           int value_bytes, bool indices, std::int64_t n, bool descending,
           const std::string& algorithm);
+/// sk_topk (cpu_topk.cpp): the arguments checked by sk_topk (check_topk_shape) first.
+void topk(int dtype, const void* in, void* values, std::int64_t* indices, std::int64_t rows,
+          std::int64_t cols, std::int64_t k, bool largest);
 std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out,
                             std::int64_t n, const std::string& algorithm);
 std::int64_t select_if(int dtype, int pred, const void* threshold, bool remove, const void* in,
@@ -358,6 +373,12 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
           void* values_out, int value_bytes, bool indices, bool discard_keys, std::int64_t n,
           bool descending, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
           std::uintptr_t stream);
+/// sk_topk_workspace and sk_topk (capi_cuda.cpp): the shape checked by check_topk_shape first.
+std::int64_t topk_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols,
+                            std::int64_t k);
+void topk(int device, int dtype, const void* in, void* values, std::int64_t* indices,
+          std::int64_t rows, std::int64_t cols, std::int64_t k, bool largest, void* ws,
+          std::int64_t ws_bytes, std::uintptr_t stream);
 std::int64_t compact_workspace(int device, std::int64_t n, int item_bytes,
                                const std::string& algorithm);
 void select_flagged(int device, int item_bytes, const void* in, const std::uint8_t* flags,

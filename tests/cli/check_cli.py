@@ -80,7 +80,9 @@ def bench_cases():
             ("reduce", []), ("reduce", ["--type", "i64", "--op", "argmax"]), ("reduce", ["--op", "min_max"]),
             ("segments", []), ("segments", ["--op", "scan-flags", "--dist", "powerlaw", "--mean", "4,64"]),
             ("segments", ["--type", "i64", "--op", "reduce-by-key", "--dist", "empty"]),
-            ("segments", ["--type", "u32", "--op", "scan-by-key", "--dist", "ones"])]
+            ("segments", ["--type", "u32", "--op", "scan-by-key", "--dist", "ones"]),
+            ("topk", []), ("topk", ["--type", "i16", "--k", "100", "--smallest", "--path", "radix"]),
+            ("topk", ["--type", "f64", "--rows", "30", "--k", "5", "--path", "block"])]
 
 
 def sweep_cases():
@@ -91,7 +93,9 @@ def sweep_cases():
             ("histogram", ["--over", "size", "--min-log", "8", "--max-log", "10"]),
             ("reduce", ["--min-log", "8", "--max-log", "10"]),
             ("segments", ["--min-log", "8", "--max-log", "10"]),
-            ("segments", ["--op", "scan", "--over", "mean", "--min-log", "0", "--max-log", "3", "-n", "5000"])]
+            ("segments", ["--op", "scan", "--over", "mean", "--min-log", "0", "--max-log", "3", "-n", "5000"]),
+            ("topk", ["--min-log", "8", "--max-log", "10"]),
+            ("topk", ["--rows", "16", "--k", "4", "--min-log", "8", "--max-log", "10"])]
 
 
 def run_json(args, path):
@@ -131,7 +135,7 @@ def group_json():
 
 def group_verify():
     gpu = has_gpu()
-    for prim in ("scan", "compact", "sort", "histogram", "reduce", "segments"):
+    for prim in ("scan", "compact", "sort", "histogram", "reduce", "segments", "topk"):
         args = ["verify", prim, "--cases", "6", "--seed", "1"]
         rc, out, err = run(args)
         lines = out.rstrip("\n").splitlines()
@@ -170,6 +174,10 @@ def group_errors():
         (["sweep", "segments", "--over", "mean", "--dist", "ones"], 2, r"mean needs --dist uniform, powerlaw or empty"),
         (["sweep", "segments", "--out", "/nonexistent/p"], 2, r"No such file or directory"),
         (["bench", "compact", "--selectivity", "1.5"], 2, r"not a number in \[0, 1\]"),
+        (["bench", "topk", "-n", "1000", "--rows", "3"], 2, r"--rows: n = 1000 is not a multiple of 3"),
+        (["bench", "topk", "-n", "10", "--k", "11"], 2, r"--k: 11 exceeds the size 10"),
+        (["bench", "topk", "--path", "heap"], 2, r"--path: heap not in"),
+        (["bench", "topk", "-n", "1e12"], 1, r"needs ~.* of host memory"),
         (["bench", "scan", "--seed", "-1"], 2, r"seed '-1' is not a whole number"),
         (["verify", "sort", "--seed", "x"], 2, r"seed 'x' is not a whole number"),
         (["bench", "sort", "--value-bytes", "8"], 2, r"--value-bytes requires --pairs"),

@@ -7,7 +7,7 @@ validator for it, in the standard library only.
 import json
 import sys
 
-PRIMITIVES = ("scan", "compact", "sort", "histogram", "reduce", "segments")
+PRIMITIVES = ("scan", "compact", "sort", "histogram", "reduce", "segments", "topk")
 CHECKS = ("PASS", "FAIL", "n/a")
 GROUPS = ("gpu", "baseline", "cpu")
 
@@ -43,6 +43,7 @@ ROW_EXTRAS = {
     "histogram": {"bins", "plan", "gsamples_per_s", "read_ms", "pct_of_read", "vs_cpu_serial"},
     "reduce": {"read_ms", "pct_of_read"},
     "segments": {"op", "dist", "mean", "segments", "read_ms", "pct_of_read", "workspace_bytes"},
+    "topk": {"k", "matrix_rows", "largest", "path", "workspace_bytes", "read_ms", "pct_of_read"},
 }
 
 

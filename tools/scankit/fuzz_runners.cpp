@@ -10,6 +10,7 @@
 #include "scan/commands.hpp"
 #include "segments/commands.hpp"
 #include "sort/commands.hpp"
+#include "topk/commands.hpp"
 
 namespace scankit::tools {
 
@@ -31,5 +32,8 @@ int run_reduce_verify(const reduce_verify_options&) { std::abort(); }
 int run_segments_bench(const segments_bench_options&) { std::abort(); }
 int run_segments_sweep(const segments_sweep_options&) { std::abort(); }
 int run_segments_verify(const segments_verify_options&) { std::abort(); }
+int run_topk_bench(const topk_bench_options&) { std::abort(); }
+int run_topk_sweep(const topk_sweep_options&) { std::abort(); }
+int run_topk_verify(const topk_verify_options&) { std::abort(); }
 
 }  // namespace scankit::tools

@@ -1,4 +1,4 @@
-// The registry of primitives the CLI knows. Each primitive (scan, compact, sort, histogram, reduce, segments) lives
+// The registry of primitives the CLI knows. Each primitive (scan, compact, sort, histogram, reduce, segments, topk) lives
 // in its own folder and adds `bench <name>`, `sweep <name>` and `verify <name>` subcommands with
 // its own options. A subcommand's callback only validates its options and
 // stores the work to run in `action`; main() runs it after parsing, so that bad flags exit
@@ -59,5 +59,6 @@ std::unique_ptr<primitive> make_histogram_primitive();
 std::unique_ptr<primitive> make_sort_primitive();
 std::unique_ptr<primitive> make_reduce_primitive();
 std::unique_ptr<primitive> make_segments_primitive();
+std::unique_ptr<primitive> make_topk_primitive();
 
 }  // namespace scankit::tools

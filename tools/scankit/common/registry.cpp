@@ -14,6 +14,7 @@ std::vector<std::unique_ptr<primitive>> make_primitives() {
   all.push_back(make_sort_primitive());
   all.push_back(make_reduce_primitive());
   all.push_back(make_segments_primitive());
+  all.push_back(make_topk_primitive());
   return all;
 }
 

@@ -194,18 +194,17 @@ __global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* 
       }
       before += c[j];
     }
-    select_state n = s;
-    n.k_rem = s.k_rem - before;
-    const u64 bits = static_cast<u64>(dmask) << dg.shift;
-    if (dg.field == 0) n.prefix_rank |= static_cast<u64>(b) << dg.shift, n.mask_rank |= bits;
-    else n.prefix_pos |= static_cast<u64>(b) << dg.shift, n.mask_pos |= bits;
-    n.done = cnt == n.k_rem;
+    // Only the select's own fields: the counters (count, written) also grow by atomics.
+    const u64 k_rem = s.k_rem - before, bits = static_cast<u64>(dmask) << dg.shift;
+    st->k_rem = k_rem;
+    if (dg.field == 0) st->prefix_rank = s.prefix_rank | static_cast<u64>(b) << dg.shift, st->mask_rank = s.mask_rank | bits;
+    else st->prefix_pos = s.prefix_pos | static_cast<u64>(b) << dg.shift, st->mask_pos = s.mask_pos | bits;
+    const bool done = cnt == k_rem;
+    st->done = done;
     // A pass that copied the matching keys leaves the next ones to read them; otherwise the
     // next pass copies them once they fit.
-    if (s.compact && !s.use_candidates) n.use_candidates = 1, n.compact = 0, n.count = __ldcg(&st->count);
-    else if (!s.use_candidates) n.compact = cnt <= static_cast<u64>(capacity) && !n.done;
-    n.tickets = 0;
-    *st = n;
+    if (s.compact && !s.use_candidates) st->use_candidates = 1, st->compact = 0;
+    else if (!s.use_candidates) st->compact = cnt <= static_cast<u64>(capacity) && !done;
   }
   __syncthreads();
   for (int i = threadIdx.x; i < bins; i += blockDim.x) hist[i] = 0;
