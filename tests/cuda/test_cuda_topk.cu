@@ -183,6 +183,8 @@ TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
   expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, nullptr, wsb, nullptr); });
   expect_throw([&] { skc::topk_rows(d_in, 2, 3, 4, d_v, d_i, ws.p, wsb, nullptr); });
   expect_throw([&] { skc::topk_rows(d_in, -2, 3, 1, d_v, d_i, ws.p, wsb, nullptr); });
+  skc::topk_rows(d_in, 0, 3, 2, d_v, d_i, ws.p, wsb, nullptr);  // no rows: nothing to write
+  untouched();
   expect_throw([&] {
     skc::topk(d_in, 6, 1, d_v, d_i, ws.p, wsb, nullptr, {}, skc::topk_config{static_cast<skc::topk_path>(9)});
   });

@@ -28,10 +28,10 @@ void topk_device(const topk_request& r) {
   constexpr const char* where = "scankit::cuda::topk";
   namespace tk = detail::topk;
   scankit::detail::check_size(r.n, where);
-  const bool segmented = r.seg.count > 0 || r.rows > 0 || r.seg.begin != nullptr;
-  const std::int64_t count = r.rows > 0 ? r.rows : r.seg.count;
+  const bool segmented = r.matrix || r.seg.count > 0 || r.seg.begin != nullptr;
+  const std::int64_t count = r.matrix ? r.rows : r.seg.count;
   if (r.seg.count < 0) throw invalid_argument(std::string(where) + ": the number of segments must be >= 0");
-  const std::int64_t max_k = segmented ? (r.rows > 0 ? r.cols : r.n) : r.n;
+  const std::int64_t max_k = r.matrix ? r.cols : r.n;
   if (r.k < 0 || r.k > max_k)
     throw invalid_argument(std::string(where) + ": k = " + std::to_string(r.k) + " is not in [0, " +
                            std::to_string(max_k) + "]");
@@ -61,7 +61,7 @@ void topk_device(const topk_request& r) {
     tk::run_array(in, r.n, r.k, r.options.largest, values, r.indices, p, w, r.stream);
     return;
   }
-  const tk::segments_of seg{r.rows > 0 ? nullptr : r.seg.begin, r.rows > 0 ? nullptr : r.seg.end, r.cols};
+  const tk::segments_of seg{r.matrix ? nullptr : r.seg.begin, r.matrix ? nullptr : r.seg.end, r.cols};
   if (p.path == topk_path::block) {
     tk::run_block(in, seg, count, r.k, r.options.largest, values, r.indices, d, r.stream);
   } else {
@@ -101,7 +101,7 @@ void topk_host(const K* in, std::int64_t n, const segment_bounds& host_seg, std:
   r.in = d_in, r.n = n, r.k = k, r.values = d_val, r.indices = d_idx, r.workspace = d_ws, r.workspace_bytes = ws;
   r.stream = s, r.options = opts, r.config = cfg;
   if (rows > 0) {
-    r.rows = rows, r.cols = cols;
+    r.rows = rows, r.cols = cols, r.matrix = true;
   } else if (host_seg.count > 0) {
     SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_begin, host_seg.begin, static_cast<std::size_t>(host_seg.count) * 8,
                                        cudaMemcpyHostToDevice, s));

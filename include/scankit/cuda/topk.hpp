@@ -96,6 +96,7 @@ struct topk_request {
   // Segments: bounds in device memory, or rows x cols (rows > 0, no bounds); neither: one array.
   segment_bounds seg{};
   std::int64_t rows = 0, cols = 0;
+  bool matrix = false;  // topk_rows: rows x cols, zero rows included
   void* values = nullptr;
   std::int64_t* indices = nullptr;
   void* workspace = nullptr;
@@ -142,7 +143,8 @@ void topk_rows(const K* d_in, std::int64_t rows, std::int64_t cols, std::int64_t
   if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::topk_rows: rows and cols must be >= 0");
   if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument("scankit::cuda::topk_rows: rows * cols overflows");
   detail::topk_request r;
-  r.in = d_in, r.n = rows * cols, r.k = k, r.rows = rows, r.cols = cols, r.values = d_values, r.indices = d_indices;
+  r.in = d_in, r.n = rows * cols, r.k = k, r.rows = rows, r.cols = cols, r.matrix = true, r.values = d_values;
+  r.indices = d_indices;
   r.workspace = d_workspace, r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
   detail::topk_device<K>(r);
 }
