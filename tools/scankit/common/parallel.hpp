@@ -35,4 +35,18 @@ T parallel_fold(std::int64_t n, std::int64_t grain, T init, F f, J join) {
                               region.template get_body<1>());
 }
 
+/// The CPU's bandwidth floor of a reduction: one parallel read of `bytes` at p (8-byte words
+/// folded by xor so the loads are not dropped; a tail under 8 bytes is left out).
+inline std::uint64_t cpu_read_once(const void* p, std::size_t bytes) {
+  const auto* w = static_cast<const std::uint64_t*>(p);
+  const auto words = static_cast<std::int64_t>(bytes / 8);
+  return parallel_fold(
+      words, std::int64_t{1} << 16, std::uint64_t{0},
+      [w](const index_range& r, std::uint64_t acc) {
+        for (std::int64_t i = r.begin(); i < r.end(); ++i) acc ^= w[i];
+        return acc;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a ^ b; });
+}
+
 }  // namespace scankit::tools

@@ -27,7 +27,8 @@ void add_common(CLI::App& app, reduce_common_options& o) {
   app.add_option("--algo", o.algo, "Rows: all, gpu, cpu, or a comma-separated list of: " + join(reduce_row_names()))
       ->check(check_rows)
       ->capture_default_str();
-  app.add_option("--compare", o.compare, "Baselines beside the GPU row: cub, read (a kernel that reads the input once), none")
+  app.add_option("--compare", o.compare,
+                 "Baselines: cub, read (a kernel that reads the input once; for the CPU rows a parallel read), none")
       ->check(check_compare)
       ->capture_default_str();
   app.add_option("--reps", o.reps, "Timed repetitions per row (the median is reported)")
@@ -39,7 +40,8 @@ void add_common(CLI::App& app, reduce_common_options& o) {
 constexpr const char* columns_footer =
     "Columns: ms = median of R runs (GPU: CUDA events around the device-pointer call, result left in device "
     "memory, workspace preallocated, L2 flushed before each; CPU: wall time); GB/s = n * sizeof(T) / time (one "
-    "read of the input, the floor of any reduction); % of read = the read-once kernel's time / time * 100; vs "
+    "read of the input, the floor of any reduction); % of read = the read-once kernel's time / time * 100 (CPU "
+    "rows: one parallel read of the input on the CPU); vs "
     "CUB = CUB time / time; check = integers equal to the serial loop, floats within the stated tolerance of a "
     "long double sum (exact for min, max and the arg forms).";
 
