@@ -10,7 +10,9 @@ of logits,
 5. a draw u in [0, the nucleus's mass): the first token whose running sum passes it.
 
 NumPy arrays run on the CPU backend; when CuPy or PyTorch with CUDA can be imported and a GPU
-is there, the same code runs again on their GPU arrays. Every run is checked against NumPy
+is there, the same code runs again on their GPU arrays, and with PyTorch the same steps written
+with PyTorch calls alone (torch.topk, torch.cumsum) run beside it, with the time of each. Every
+run is checked against NumPy
 alone (a stable argsort of each row, float64 sums): the same k tokens in the same order,
 running sums within a stated tolerance, and the same sampled token (a draw within that
 tolerance of a boundary is accepted either way).
@@ -67,6 +69,34 @@ def sample(logits, k, p, u):
     target = u[:, 0] * column(xp, running, cut)
     place = at_most(xp, (running <= target[:, None]).sum(1), cut)
     return tokens, running, place
+
+
+def sample_torch(logits, k, p, u):
+    """The same steps written with PyTorch calls alone (torch.topk, torch.cumsum), for the time."""
+    import torch
+
+    values, tokens = torch.topk(logits, k, dim=-1)
+    running = torch.cumsum(torch.exp((values - values[:, :1]) / TEMPERATURE), dim=-1)
+    cut = (running < p * running[:, -1:]).sum(1).clamp(max=k - 1)
+    target = u[:, 0] * torch.gather(running, 1, cut[:, None])[:, 0]
+    place = torch.minimum((running <= target[:, None]).sum(1), cut)
+    return tokens, running, place
+
+
+def time_ms(f, reps=20):
+    """The median time of f() on the current CUDA stream, by CUDA events (PyTorch)."""
+    import torch
+
+    f()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        f()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
 
 
 def reference(logits, k, p, u):
@@ -161,6 +191,11 @@ def main():
     ok = check("NumPy (CPU)", got, ref, k, p, u)
     for name, to_gpu in gpu_arrays():
         ok &= check(f"{name} (GPU)", sample(to_gpu(logits), k, p, to_gpu(u.astype(np.float32))), ref, k, p, u)
+        if name == "PyTorch CUDA":
+            x, uu = to_gpu(logits), to_gpu(u.astype(np.float32))
+            ok &= check("PyTorch alone (GPU)", sample_torch(x, k, p, uu), ref, k, p, u)
+            t_sk, t_torch = time_ms(lambda: sample(x, k, p, uu)), time_ms(lambda: sample_torch(x, k, p, uu))
+            print(f"time on the GPU: scankit {t_sk:.3f} ms, PyTorch alone {t_torch:.3f} ms")
     return 0 if ok else 1
 
 
