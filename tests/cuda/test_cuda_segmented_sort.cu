@@ -2,7 +2,8 @@
 // serial reference, bit for bit: every key type, keys alone and with values of 4, 8 and 16
 // bytes, every segment-length distribution of common/segments_test_util.hpp with and without
 // gaps between segments (which must keep their keys), both directions, a bit range, in place
-// and out of place, and bad arguments (which throw and leave the outputs as they were).
+// and out of place, a CUDA graph capture and replays, and bad arguments (which throw and leave
+// the outputs as they were).
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -139,6 +140,46 @@ TEST(CudaSegmentedSortApi, WideValuesBitRangesAndHostContainers) {
     skc::segmented_sort_keys(std::span<std::uint32_t>(hk), seg);
     EXPECT_EQ(wk2, hk);
   }
+}
+
+// No call copies to the host or allocates: a captured sort replays to the same result.
+TEST(CudaSegmentedSortApi, CapturesInACudaGraphAndReplays) {
+  SKIP_WITHOUT_GPU();
+  const i64 n = 300007;
+  const auto off = make_offsets(segment_dist::powerlaw, n, 50.0, rng());
+  const i64 count = static_cast<i64>(off.size()) - 1;
+  const auto in = make_keys<std::uint32_t>(n, key_pattern::random);
+  auto want = in;
+  cpu::segmented_sort_keys_serial(want.data(), n, segment_offsets{off.data(), count});
+  cudaStream_t s{};
+  ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  device_buffer k_in, k_out, d_off, ws;
+  k_in.reserve(in.size() * 4), k_out.reserve(in.size() * 4), d_off.reserve(off.size() * 8);
+  const std::size_t wb = skc::segmented_sort_workspace_bytes(n, count, 4);
+  ws.reserve(wb);
+  ck(cudaMemcpy(k_in.p, in.data(), in.size() * 4, cudaMemcpyHostToDevice));
+  ck(cudaMemcpy(d_off.p, off.data(), off.size() * 8, cudaMemcpyHostToDevice));
+  const segment_bounds seg{segment_offsets{d_off.as<i64>(), count}};
+  auto call = [&] { skc::segmented_sort_keys(k_in.as<std::uint32_t>(), k_out.as<std::uint32_t>(), n, seg, ws.p, wb, s); };
+  call();
+  ck(cudaStreamSynchronize(s));
+  cudaGraph_t g{};
+  cudaGraphExec_t ge{};
+  ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  call();
+  ck(cudaStreamEndCapture(s, &g));
+  ck(cudaGraphInstantiate(&ge, g, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    ck(cudaMemsetAsync(k_out.p, 0, in.size() * 4, s));
+    ck(cudaGraphLaunch(ge, s));
+    ck(cudaStreamSynchronize(s));
+    std::vector<std::uint32_t> got(in.size());
+    ck(cudaMemcpy(got.data(), k_out.p, got.size() * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, want) << "replay " << replay;
+  }
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
 }
 
 TEST(CudaSegmentedSortApi, BadArgumentsThrowAndWriteNothing) {

@@ -2,6 +2,7 @@
 // bit for bit: every key type, one array on every path (sampled, radix) at sizes around the
 // sample's and the candidate buffer's edges, k from 1 to n, ties (few distinct keys, all equal),
 // sorted and reversed inputs (where a strided sample misjudges), NaN and -0.0, both ends;
+// a CUDA graph capture and replays;
 // segments of every shape (gaps between them included) and rows on the block and the sort
 // paths; the same result run to run; bad arguments (which throw and leave the outputs as they
 // were). Without a GPU every test skips.
@@ -146,6 +147,51 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
   EXPECT_EQ(skc::plan_topk(1 << 20, 2000, 4, 64), skc::topk_path::sort);
+}
+
+// No call copies to the host or allocates, so a stream capture of one array's top-k (the
+// sampled path and its device-side fallback decisions) and of a rows top-k replays correctly.
+TEST(CudaTopkApi, CapturesInACudaGraphAndReplays) {
+  SKIP_WITHOUT_GPU();
+  const i64 n = (i64{3} << 20) + 11, k = 100, rows = 512, cols = 3000, kr = 20;
+  const auto in = make_keys<float>(n, key_pattern::random);
+  std::vector<float> want_v(k), want_rv(static_cast<std::size_t>(rows * kr));
+  std::vector<i64> want_i(k), want_ri(static_cast<std::size_t>(rows * kr));
+  cpu::topk_serial(in.data(), n, k, want_v.data(), want_i.data());
+  cpu::topk_rows(in.data(), rows, cols, kr, want_rv.data(), want_ri.data());
+  cudaStream_t s{};
+  ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  device_buffer d_in, v, ix, rv, rix, ws1, ws2;
+  d_in.reserve(in.size() * 4), v.reserve(k * 4), ix.reserve(k * 8), rv.reserve(want_rv.size() * 4);
+  rix.reserve(want_ri.size() * 8);
+  const std::size_t b1 = skc::topk_workspace_bytes(n, k, 4), b2 = skc::segmented_topk_workspace_bytes(rows * cols, rows, kr, 4);
+  ws1.reserve(b1), ws2.reserve(b2);
+  ck(cudaMemcpy(d_in.p, in.data(), in.size() * 4, cudaMemcpyHostToDevice));
+  auto calls = [&] {
+    skc::topk(d_in.as<float>(), n, k, v.as<float>(), ix.as<i64>(), ws1.p, b1, s);
+    skc::topk_rows(d_in.as<float>(), rows, cols, kr, rv.as<float>(), rix.as<i64>(), ws2.p, b2, s);
+  };
+  calls();  // the first call queries the device; the captured ones find it known
+  ck(cudaStreamSynchronize(s));
+  cudaGraph_t g{};
+  cudaGraphExec_t ge{};
+  ck(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  calls();
+  ck(cudaStreamEndCapture(s, &g));
+  ck(cudaGraphInstantiate(&ge, g, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    ck(cudaMemsetAsync(ix.p, 0xff, k * 8, s)), ck(cudaMemsetAsync(rix.p, 0xff, want_ri.size() * 8, s));
+    ck(cudaGraphLaunch(ge, s));
+    ck(cudaStreamSynchronize(s));
+    std::vector<i64> got_i(k), got_ri(want_ri.size());
+    ck(cudaMemcpy(got_i.data(), ix.p, k * 8, cudaMemcpyDeviceToHost));
+    ck(cudaMemcpy(got_ri.data(), rix.p, got_ri.size() * 8, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got_i, want_i) << "replay " << replay;
+    EXPECT_EQ(got_ri, want_ri) << "replay " << replay;
+  }
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
 }
 
 TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
