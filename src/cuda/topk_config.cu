@@ -23,7 +23,7 @@ topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::
                     const topk_config& cfg) {
   check_request(n, k, key_bytes, segments, "scankit::cuda::plan_topk");
   check_path(cfg, "scankit::cuda::plan_topk");
-  return detail::topk::make_plan(n, std::max<std::int64_t>(k, 1), key_bytes, segments, segments > 0, cfg,
+  return detail::topk::make_plan(n, std::max<std::int64_t>(k, 1), key_bytes, n, segments > 0, cfg,
                                  detail::current_device_info())
       .path;
 }
@@ -33,7 +33,7 @@ std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key
   check_path(cfg, "scankit::cuda::topk_workspace_bytes");
   if (k == 0) return 0;
   using namespace detail;
-  const topk::plan p = topk::make_plan(n, k, key_bytes, 0, false, cfg, current_device_info());
+  const topk::plan p = topk::make_plan(n, k, key_bytes, n, false, cfg, current_device_info());
   const std::size_t u = 8;
   return align_up(2 * sizeof(topk::select_state)) + align_up(topk::hist_bins * u) +
          2 * align_up(static_cast<std::size_t>(p.capacity) * u) + 2 * align_up(static_cast<std::size_t>(k) * u) +
@@ -46,7 +46,8 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
   check_path(cfg, "scankit::cuda::segmented_topk_workspace_bytes");
   if (k == 0 || segments == 0) return 0;
   using namespace detail;
-  const topk::plan p = topk::make_plan(n, k, key_bytes, segments, true, cfg, current_device_info());
+  // The longest segment is not known here: n, which never picks a smaller workspace than a call.
+  const topk::plan p = topk::make_plan(n, k, key_bytes, n, true, cfg, current_device_info());
   return p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
 }
 

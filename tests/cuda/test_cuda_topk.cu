@@ -243,6 +243,12 @@ TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
   EXPECT_THROW(skc::segmented_topk(std::span<const float>(host), segment_offsets{decreasing.data(), 3}, 1, v, ix),
                scankit::invalid_argument);
   EXPECT_THROW(skc::topk(std::span<const float>(host), 7, v, ix), scankit::invalid_argument);
+  // No segments or no rows: nothing to select, whatever k (as on the CPU).
+  v.assign(3, 1.0f), ix.assign(3, 1);
+  skc::segmented_topk(std::span<const float>(host), segment_bounds{}, 7, v, ix);
+  EXPECT_TRUE(v.empty() && ix.empty());
+  skc::topk_rows(std::span<const float>(), 0, 4, 2, v, ix);
+  EXPECT_TRUE(v.empty() && ix.empty());
   EXPECT_THROW(skc::topk_rows(std::span<const float>(host), 2, 2, 1, v, ix), scankit::invalid_argument);
 }
 

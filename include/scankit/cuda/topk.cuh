@@ -28,10 +28,11 @@ void topk_device(const topk_request& r) {
   constexpr const char* where = "scankit::cuda::topk";
   namespace tk = detail::topk;
   scankit::detail::check_size(r.n, where);
-  const bool segmented = r.matrix || r.seg.count > 0 || r.seg.begin != nullptr;
-  const std::int64_t count = r.matrix ? r.rows : r.seg.count;
+  const bool segmented = r.shape != topk_shape::array, rows = r.shape == topk_shape::rows;
+  const std::int64_t count = rows ? r.rows : r.seg.count;
   if (r.seg.count < 0) throw invalid_argument(std::string(where) + ": the number of segments must be >= 0");
-  const std::int64_t max_k = r.matrix ? r.cols : r.n;
+  // Segments: k is checked against the shortest on the host only (a device precondition).
+  const std::int64_t max_k = rows ? r.cols : segmented && count == 0 ? INT64_MAX : r.n;
   if (r.k < 0 || r.k > max_k)
     throw invalid_argument(std::string(where) + ": k = " + std::to_string(r.k) + " is not in [0, " +
                            std::to_string(max_k) + "]");
@@ -52,7 +53,7 @@ void topk_device(const topk_request& r) {
   if (need > 0 && r.workspace == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
   if (r.k == 0 || outputs == 0) return;
   const device_info& d = current_device_info();
-  const tk::plan p = tk::make_plan(r.n, r.k, sizeof(K), count, segmented, r.config, d);
+  const tk::plan p = tk::make_plan(r.n, r.k, sizeof(K), rows ? r.cols : r.n, segmented, r.config, d);
   const K* in = static_cast<const K*>(r.in);
   K* values = static_cast<K*>(r.values);
   if (!segmented) {
@@ -61,9 +62,9 @@ void topk_device(const topk_request& r) {
     tk::run_array(in, r.n, r.k, r.options.largest, values, r.indices, p, w, r.stream);
     return;
   }
-  const tk::segments_of seg{r.matrix ? nullptr : r.seg.begin, r.matrix ? nullptr : r.seg.end, r.cols};
+  const tk::segments_of seg{rows ? nullptr : r.seg.begin, rows ? nullptr : r.seg.end, r.cols};
   if (p.path == topk_path::block) {
-    tk::run_block(in, seg, count, r.k, r.options.largest, values, r.indices, d, r.stream);
+    tk::run_block(in, seg, count, rows ? r.cols : -1, r.k, r.options.largest, values, r.indices, d, r.stream);
   } else {
     arena a(r.workspace, r.workspace_bytes);
     tk::run_sorted(in, seg, count, r.n, r.k, r.options.largest, values, r.indices, a, d, r.stream);
@@ -71,14 +72,15 @@ void topk_device(const topk_request& r) {
 }
 
 template <class K>
-void topk_host(const K* in, std::int64_t n, const segment_bounds& host_seg, std::int64_t rows, std::int64_t cols,
-               std::int64_t k, K* values, std::int64_t* indices, const topk_options& opts, const topk_config& cfg) {
+void topk_host(const K* in, std::int64_t n, topk_shape shape, const segment_bounds& host_seg, std::int64_t rows,
+               std::int64_t cols, std::int64_t k, K* values, std::int64_t* indices, const topk_options& opts,
+               const topk_config& cfg) {
   constexpr const char* where = "scankit::cuda::topk (host)";
   scankit::detail::check_size(n, where);
   scankit::detail::check_pointer(in, n, "input", where);
   if (device_count() == 0) throw no_device_error(std::string(where) + ": no CUDA device");
-  const bool segmented = host_seg.count > 0 || rows > 0;
-  const std::int64_t count = rows > 0 ? rows : host_seg.count;
+  const bool segmented = shape != topk_shape::array;
+  const std::int64_t count = shape == topk_shape::rows ? rows : host_seg.count;
   const std::int64_t outputs = segmented ? count * k : k;
   if (k == 0 || outputs == 0) return;
   const std::size_t ws = segmented ? segmented_topk_workspace_bytes(n, count, k, sizeof(K), cfg)
@@ -100,9 +102,10 @@ void topk_host(const K* in, std::int64_t n, const segment_bounds& host_seg, std:
   topk_request r;
   r.in = d_in, r.n = n, r.k = k, r.values = d_val, r.indices = d_idx, r.workspace = d_ws, r.workspace_bytes = ws;
   r.stream = s, r.options = opts, r.config = cfg;
-  if (rows > 0) {
-    r.rows = rows, r.cols = cols, r.matrix = true;
-  } else if (host_seg.count > 0) {
+  r.shape = shape;
+  if (shape == topk_shape::rows) {
+    r.rows = rows, r.cols = cols;
+  } else if (shape == topk_shape::segments) {
     SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_begin, host_seg.begin, static_cast<std::size_t>(host_seg.count) * 8,
                                        cudaMemcpyHostToDevice, s));
     SCANKIT_CUDA_CHECK(cudaMemcpyAsync(d_end, host_seg.end, static_cast<std::size_t>(host_seg.count) * 8,
@@ -121,7 +124,8 @@ void topk_host(const K* in, std::int64_t n, const segment_bounds& host_seg, std:
 /// Explicit instantiation of the top-k of key type K (device pointers and host containers).
 #define SCANKIT_INSTANTIATE_TOPK(K)                                                                          \
   template void scankit::cuda::detail::topk_device<K>(const scankit::cuda::detail::topk_request&);           \
-  template void scankit::cuda::detail::topk_host<K>(const K*, std::int64_t, const scankit::segment_bounds&, \
+  template void scankit::cuda::detail::topk_host<K>(const K*, std::int64_t, scankit::cuda::detail::topk_shape,  \
+                                                    const scankit::segment_bounds&,                          \
                                                     std::int64_t, std::int64_t, std::int64_t, K*,           \
                                                     std::int64_t*, const scankit::cuda::topk_options&,      \
                                                     const scankit::cuda::topk_config&);

@@ -38,7 +38,7 @@ struct topk_options {
   bool largest = true;  // the k largest, in descending order; false: the k smallest, ascending
 };
 
-/// How a top-k runs (see docs/ALGORITHMS.md, "Top-k on the GPU"). automatic lets plan_topk
+/// How a top-k runs (see docs/ALGORITHMS.md, "GPU top-k"). automatic lets plan_topk
 /// choose; the others force one path, for tests and measurements:
 ///   sampled  one array: a strided sample gives a threshold that about a few thousand keys
 ///            beat; one read of the input keeps those as candidates, a radix select finds
@@ -88,15 +88,17 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
                                            std::size_t key_bytes, const topk_config& cfg = {});
 
 namespace detail {
+/// What a top-k selects from: one array, segments (bounds, none included), or rows x cols.
+enum class topk_shape { array, segments, rows };
+
 /// One top-k request, type-erased over nothing but the key type.
 struct topk_request {
   const void* in = nullptr;
   std::int64_t n = 0;
   std::int64_t k = 0;
-  // Segments: bounds in device memory, or rows x cols (rows > 0, no bounds); neither: one array.
-  segment_bounds seg{};
-  std::int64_t rows = 0, cols = 0;
-  bool matrix = false;  // topk_rows: rows x cols, zero rows included
+  topk_shape shape = topk_shape::array;
+  segment_bounds seg{};             // segments: bounds in device memory
+  std::int64_t rows = 0, cols = 0;  // rows
   void* values = nullptr;
   std::int64_t* indices = nullptr;
   void* workspace = nullptr;
@@ -129,7 +131,8 @@ void segmented_topk(const K* d_in, std::int64_t n, const segment_bounds& seg, st
                     std::int64_t* d_indices, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,
                     const topk_options& opts = {}, const topk_config& cfg = {}) {
   detail::topk_request r;
-  r.in = d_in, r.n = n, r.k = k, r.seg = seg, r.values = d_values, r.indices = d_indices;
+  r.in = d_in, r.n = n, r.k = k, r.shape = detail::topk_shape::segments, r.seg = seg, r.values = d_values;
+  r.indices = d_indices;
   r.workspace = d_workspace, r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
   detail::topk_device<K>(r);
 }
@@ -143,7 +146,8 @@ void topk_rows(const K* d_in, std::int64_t rows, std::int64_t cols, std::int64_t
   if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::topk_rows: rows and cols must be >= 0");
   if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument("scankit::cuda::topk_rows: rows * cols overflows");
   detail::topk_request r;
-  r.in = d_in, r.n = rows * cols, r.k = k, r.rows = rows, r.cols = cols, r.matrix = true, r.values = d_values;
+  r.in = d_in, r.n = rows * cols, r.k = k, r.shape = detail::topk_shape::rows, r.rows = rows, r.cols = cols;
+  r.values = d_values;
   r.indices = d_indices;
   r.workspace = d_workspace, r.workspace_bytes = workspace_bytes, r.stream = stream, r.options = opts, r.config = cfg;
   detail::topk_device<K>(r);
@@ -152,8 +156,9 @@ void topk_rows(const K* d_in, std::int64_t rows, std::int64_t cols, std::int64_t
 namespace detail {
 /// The host-container top-k: copies in, selects, copies out; synchronises.
 template <class K>
-void topk_host(const K* in, std::int64_t n, const segment_bounds& host_seg, std::int64_t rows, std::int64_t cols,
-               std::int64_t k, K* values, std::int64_t* indices, const topk_options& opts, const topk_config& cfg);
+void topk_host(const K* in, std::int64_t n, topk_shape shape, const segment_bounds& host_seg, std::int64_t rows,
+               std::int64_t cols, std::int64_t k, K* values, std::int64_t* indices, const topk_options& opts,
+               const topk_config& cfg);
 }  // namespace detail
 
 /// Host containers: the top-k of an array into values and indices (each resized to k).
@@ -166,7 +171,8 @@ void topk(std::span<const K> in, std::int64_t k, std::vector<K>& values, std::ve
                            std::to_string(in.size()) + "]");
   values.resize(static_cast<std::size_t>(k));
   indices.resize(static_cast<std::size_t>(k));
-  detail::topk_host<K>(in.data(), static_cast<std::int64_t>(in.size()), {}, 0, 0, k, values.data(), indices.data(),
+  detail::topk_host<K>(in.data(), static_cast<std::int64_t>(in.size()), detail::topk_shape::array, {}, 0, 0, k,
+                       values.data(), indices.data(),
                        opts, cfg);
 }
 
@@ -182,7 +188,8 @@ void segmented_topk(std::span<const K> in, const segment_bounds& seg, std::int64
                            " is negative or above the shortest segment's length");
   values.resize(static_cast<std::size_t>(seg.count * k));
   indices.resize(static_cast<std::size_t>(seg.count * k));
-  detail::topk_host<K>(in.data(), static_cast<std::int64_t>(in.size()), seg, 0, 0, k, values.data(), indices.data(),
+  detail::topk_host<K>(in.data(), static_cast<std::int64_t>(in.size()), detail::topk_shape::segments, seg, 0, 0, k,
+                       values.data(), indices.data(),
                        opts, cfg);
 }
 
@@ -198,7 +205,8 @@ void topk_rows(std::span<const K> in, std::int64_t rows, std::int64_t cols, std:
                            std::to_string(cols) + "]");
   values.resize(static_cast<std::size_t>(rows * k));
   indices.resize(static_cast<std::size_t>(rows * k));
-  detail::topk_host<K>(in.data(), rows * cols, {}, rows, cols, k, values.data(), indices.data(), opts, cfg);
+  detail::topk_host<K>(in.data(), rows * cols, detail::topk_shape::rows, {}, rows, cols, k, values.data(),
+                       indices.data(), opts, cfg);
 }
 
 }  // namespace scankit::cuda

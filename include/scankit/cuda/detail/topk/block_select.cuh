@@ -23,8 +23,6 @@ constexpr std::size_t block_shared_bytes(std::int64_t padded_k, int shared_keys,
   return static_cast<std::size_t>(padded_k) * 16 + static_cast<std::size_t>(shared_keys) * key_bytes;
 }
 
-/// Block size of the block path: one digit counter per thread.
-inline constexpr int block_path_threads = 256;
 
 template <class K>
 __global__ void __launch_bounds__(block_path_threads)
@@ -103,10 +101,10 @@ __global__ void __launch_bounds__(block_path_threads)
       }
     }
     // ---- write the segment's results ----
+    // A segment shorter than k (a broken precondition) leaves padding: never read through it.
     for (std::int64_t j = t; j < k; j += T) {
       const std::int64_t p = static_cast<std::int64_t>(w_pos[j]);
-      values[s * k + j] = x[p];
-      indices[s * k + j] = p;
+      if (p < len) values[s * k + j] = x[p], indices[s * k + j] = p;
     }
     __syncthreads();
   }

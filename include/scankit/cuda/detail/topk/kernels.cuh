@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "scankit/cuda/detail/error.cuh"
+#include "scankit/cuda/detail/topk/tuning.hpp"
 #include "scankit/sort_traits.hpp"
 
 namespace scankit::cuda::detail::topk {
@@ -137,7 +138,7 @@ __device__ __forceinline__ u64 block_exclusive_sum(u64 v, u64* warp_sums) {
 /// says so); the grid's last block then picks the
 /// digit that holds the k_rem-th key, updates the state and clears the counts for the next pass.
 template <class K, int Bits, int Unroll>
-__global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* st, u64* hist, digit dg,
+__global__ void __launch_bounds__(pass_threads) select_pass(source<K> src, select_state* st, u64* hist, digit dg,
                                                    std::int64_t capacity, u64* cand_rank, u64* cand_pos,
                                                    std::int64_t k, u64* w_rank, u64* w_pos) {
   constexpr int bins = 1 << Bits;
@@ -175,7 +176,7 @@ __global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* 
   if (!last) return;
   __threadfence();
   // ---- the last block: pick the digit, update the state, clear the counts ----
-  constexpr int per = (bins + 255) / 256;
+  constexpr int per = (bins + pass_threads - 1) / pass_threads;
   u64 c[per], sum = 0;
 #pragma unroll
   for (int j = 0; j < per; ++j) {
@@ -214,7 +215,7 @@ __global__ void __launch_bounds__(256) select_pass(source<K> src, select_state* 
 /// The sampled path's one read of the input: every key at or below the sample's threshold
 /// goes to the candidate buffer (counted on past its capacity, so an overflow shows).
 template <class K, int Unroll>
-__global__ void __launch_bounds__(256) filter_pass(source<K> src, const select_state* sample, select_state* st,
+__global__ void __launch_bounds__(pass_threads) filter_pass(source<K> src, const select_state* sample, select_state* st,
                                                    std::int64_t capacity, u64* cand_rank, u64* cand_pos) {
   const select_state s = *sample;
   for_each_key<Unroll>(src, false, src.n, [&](u64 r, u64 p, bool valid) {
@@ -245,7 +246,7 @@ __global__ void begin_main(select_state* st, std::int64_t k, std::int64_t capaci
 
 /// Writes the k winners (in no order) as 64-bit rank and position.
 template <class K, int Unroll>
-__global__ void __launch_bounds__(256) collect_pass(source<K> src, select_state* st, std::int64_t k, u64* w_rank,
+__global__ void __launch_bounds__(pass_threads) collect_pass(source<K> src, select_state* st, std::int64_t k, u64* w_rank,
                                                     u64* w_pos) {
   const select_state s = *st;
   const std::int64_t count = s.use_candidates ? static_cast<std::int64_t>(s.count) : src.n;

@@ -65,14 +65,14 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
   // ---- sampled path: the sample's threshold, then one read keeps the keys at or below it ----
   if (p.path == topk_path::sampled) {
     const source<K> sample{in, p.groups * p.group, p.group, p.stride, nullptr, nullptr, largest};
-    const std::int64_t sample_grid = std::clamp<std::int64_t>(sample.n / (256 * pass_unroll), 1, p.pass_grid);
+    const std::int64_t sample_grid = std::clamp<std::int64_t>(sample.n / (pass_threads * pass_unroll), 1, p.pass_grid);
     const int nd = make_digits(p.rank_bits, p.position_bits, false, digits);
     for (int d = 0; d < nd; ++d) {
-      select_pass<K, grid_digit_bits, pass_unroll><<<static_cast<unsigned>(sample_grid), 256, 0, stream>>>(
+      select_pass<K, grid_digit_bits, pass_unroll><<<static_cast<unsigned>(sample_grid), pass_threads, 0, stream>>>(
           sample, &w.states[1], w.hist, digits[d], 0, nullptr, nullptr, 0, nullptr, nullptr);
       SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass (sample)");
     }
-    filter_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[1], &w.states[0], p.capacity, w.cand_rank,
+    filter_pass<K, pass_unroll><<<grid, pass_threads, 0, stream>>>(whole, &w.states[1], &w.states[0], p.capacity, w.cand_rank,
                                                          w.cand_pos);
     SCANKIT_LAUNCH_CHECK("scankit::cuda::topk filter_pass");
     begin_main<><<<1, 1, 0, stream>>>(&w.states[0], k, p.capacity);
@@ -81,11 +81,11 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
   // ---- the select over the candidates (or the whole input), then the k winners ----
   const int nd = make_digits(p.rank_bits, p.position_bits, true, digits);
   for (int d = 0; d < nd; ++d) {
-    select_pass<K, grid_digit_bits, pass_unroll><<<grid, 256, 0, stream>>>(
+    select_pass<K, grid_digit_bits, pass_unroll><<<grid, pass_threads, 0, stream>>>(
         whole, &w.states[0], w.hist, digits[d], p.capacity, w.cand_rank, w.cand_pos, k, w.w_rank, w.w_pos);
     SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass");
   }
-  collect_pass<K, pass_unroll><<<grid, 256, 0, stream>>>(whole, &w.states[0], k, w.w_rank, w.w_pos);
+  collect_pass<K, pass_unroll><<<grid, pass_threads, 0, stream>>>(whole, &w.states[0], k, w.w_rank, w.w_pos);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk collect_pass");
   // ---- order them: by position, then stably by rank ----
   segmented_sort::sort_u64_pairs(w.w_pos, w.w_rank, k, p.position_bits, w.sort_ws, w.sort_bytes, stream);
@@ -102,27 +102,37 @@ struct block_shape {
   std::size_t shared_bytes;
 };
 
-inline block_shape block_shape_for(std::int64_t k, std::size_t key_bytes, const device_info& d) {
+/// Shared memory past the dynamic part: the block path's static counters and state.
+inline constexpr std::size_t block_static_allowance = 4096;
+
+/// The shape for k and rows of `longest` keys (-1: segments of unknown lengths): a segment's
+/// ranks are held in shared memory when it fits (up to the tuned count), else read per digit;
+/// rows get exactly the room of one row, or none when a row does not fit.
+inline block_shape block_shape_for(std::int64_t k, std::int64_t longest, std::size_t key_bytes, const device_info& d) {
   block_shape b;
   b.padded_k = 1;
   while (b.padded_k < k) b.padded_k <<= 1;
-  const std::size_t limit = std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - 4096;
+  const std::size_t limit = std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - block_static_allowance;
   const std::size_t winners = block_shared_bytes(b.padded_k, 0, key_bytes);
-  const std::size_t wanted = static_cast<std::size_t>(tuning_for(d).block_shared_keys) * key_bytes;
-  b.shared_keys = static_cast<int>(std::min(wanted, limit > winners ? limit - winners : 0) / key_bytes);
+  const auto tuned = static_cast<std::int64_t>(tuning_for(d).block_shared_keys);
+  const auto room = static_cast<std::int64_t>((limit > winners ? limit - winners : 0) / key_bytes);
+  const std::int64_t most = std::min(tuned, room);
+  b.shared_keys = static_cast<int>(longest < 0 ? most : longest <= most ? longest : 0);
   b.shared_bytes = block_shared_bytes(b.padded_k, b.shared_keys, key_bytes);
   return b;
 }
 
 template <class K>
-void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t k, bool largest, K* values,
-               std::int64_t* indices, const device_info& d, cudaStream_t stream) {
-  const block_shape b = block_shape_for(k, sizeof(K), d);
+void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t longest, std::int64_t k, bool largest,
+               K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
+  const block_shape b = block_shape_for(k, longest, sizeof(K), d);
   auto kernel = segment_select<K>;
-  // The dynamic part plus the kernel's static counters: past 48 KiB a launch needs the opt-in.
-  if (b.shared_bytes + 4096 > 48 * 1024)
+  // Past 48 KiB in all a launch needs the opt-in; it is set to the most any call may take, so
+  // that calls from several threads never lower it under each other.
+  if (b.shared_bytes + block_static_allowance > 48 * 1024)
     SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(b.shared_bytes)));
+                                            static_cast<int>(std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) -
+                                                             block_static_allowance)));
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));
   kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, seg, count, k, b.padded_k, b.shared_keys, largest,
                                                               values, indices);

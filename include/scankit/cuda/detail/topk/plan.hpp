@@ -23,7 +23,6 @@ struct plan {
   int rank_bits = 32;         // digits of the rank, then of the position
   int position_bits = 1;
   std::int64_t pass_grid = 1;  // blocks of the grid-wide passes
-  int pass_threads = 256;
 };
 
 /// Bits needed to write every position below n (at least 1).
@@ -36,30 +35,32 @@ constexpr int position_bits_for(std::int64_t n) {
 /// The sample's size and threshold rank for n keys and k (sampled path), and the candidates
 /// the threshold should leave: k plus a margin of four standard deviations and `margin` keys.
 inline void size_sample(plan& p, std::int64_t n, std::int64_t k, std::size_t key_bytes, const tuning& t) {
-  p.group = std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(key_bytes));  // one 32-byte sector
+  // Runs of one 32-byte sector (no more than the array), a whole number of runs apart, so
+  // that each run is one sector of an aligned array and the last one ends inside it.
+  p.group = std::clamp<std::int64_t>(32 / static_cast<std::int64_t>(key_bytes), 1, n);
   const std::int64_t wanted = std::max<std::int64_t>(p.group, n / t.sample_ratio);
   p.groups = std::max<std::int64_t>(1, wanted / p.group);
-  p.stride = n / p.groups;
+  p.stride = n / p.groups / p.group * p.group;
   const double s = static_cast<double>(p.groups * p.group);
   const double mean = static_cast<double>(k) * s / static_cast<double>(n);
   p.sample_k = std::min<std::int64_t>(p.groups * p.group,
                                       static_cast<std::int64_t>(std::ceil(mean + 4.0 * std::sqrt(mean))) + t.sample_margin);
 }
 
-inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::int64_t segments, bool segmented,
+/// The plan of a top-k of n keys: one array, or segments none of which is longer than
+/// `longest` (the row length, or n where the bounds are not known on the host).
+inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::int64_t longest, bool segmented,
                       const topk_config& cfg, const device_info& d) {
   const tuning t = tuning_for(d);
   plan p;
   p.rank_bits = static_cast<int>(key_bytes * 8);
   p.position_bits = position_bits_for(n);
-  p.pass_threads = t.pass_threads;
-  p.pass_grid = std::clamp<std::int64_t>((n + 8 * t.pass_threads - 1) / (8 * t.pass_threads), 1,
+  p.pass_grid = std::clamp<std::int64_t>((n + 8 * pass_threads - 1) / (8 * pass_threads), 1,
                                          std::int64_t{std::max(1, d.sm_count)} * t.pass_blocks_per_sm);
   if (segmented) {
-    (void)segments;
-    const bool block_fits = k <= topk_block_max_k;
-    if (cfg.path == topk_path::sort) p.path = topk_path::sort;
-    else p.path = block_fits ? topk_path::block : topk_path::sort;
+    // The block path counts a digit in 32 bits and sorts its winners in shared memory.
+    const bool block_fits = k <= topk_block_max_k && longest < (std::int64_t{1} << 32);
+    p.path = cfg.path != topk_path::sort && block_fits ? topk_path::block : topk_path::sort;
     return p;
   }
   p.capacity = std::min<std::int64_t>(n, std::max<std::int64_t>(std::int64_t{1} << 16, n / 64));

@@ -20,7 +20,9 @@ __global__ void write_sorted_topk(const K* in, segmented_sort::segments_of seg, 
   for (std::int64_t s = blockIdx.x; s < count; s += gridDim.x) {
     const std::int64_t start = segmented_sort::lower_bound(segment, n, static_cast<u64>(s));
     const std::int64_t first = seg.first(s);
-    for (std::int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+    // A segment shorter than k (a broken precondition) ends early: never read past it.
+    for (std::int64_t j = threadIdx.x; j < k && start + j < n && segment[start + j] == static_cast<u64>(s);
+         j += blockDim.x) {
       const std::int64_t p = static_cast<std::int64_t>(pos[start + j]);
       values[s * k + j] = in[p];
       indices[s * k + j] = p - first;

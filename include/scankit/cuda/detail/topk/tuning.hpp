@@ -13,15 +13,18 @@ inline constexpr int grid_digit_bits = 11;
 /// Bits of one digit of the block path: 256 counters, one per thread of the block.
 inline constexpr int block_digit_bits = 8;
 
+/// Threads of the grid-wide passes: their last block's digit search gives each thread
+/// 2^grid_digit_bits / 256 counters. The block path has one thread per 8-bit digit value.
+inline constexpr int pass_threads = 256;
+inline constexpr int block_path_threads = 1 << block_digit_bits;
+
 /// One row of the tuning table.
 struct tuning {
-  int pass_threads;          // threads per block of the grid-wide passes
-  int pass_blocks_per_sm;    // resident blocks the passes' grids are sized for
-  int block_threads;         // threads of the block path (one block per segment); = 2^block_digit_bits
-  int block_shared_keys;     // keys a segment may have to be held in shared memory (else read per pass)
+  int pass_blocks_per_sm;      // resident blocks the passes' grids are sized for
+  int block_shared_keys;       // keys a segment may have to be held in shared memory (else read per pass)
   std::int64_t sampled_min_n;  // below this one array takes the radix path (a sample would not pay)
-  int sample_ratio;          // one key of the input in this many is in the sample
-  int sample_margin;         // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
+  int sample_ratio;            // one key of the input in this many is in the sample
+  int sample_margin;           // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
 };
 
 struct tuning_entry {
@@ -29,8 +32,8 @@ struct tuning_entry {
   tuning t;
 };
 inline constexpr tuning_entry tuning_table[] = {
-    {80, {256, 8, 256, 8192, std::int64_t{1} << 20, 256, 8}},  // Ampere, Ada, Hopper
-    {0, {256, 4, 256, 4096, std::int64_t{1} << 20, 256, 8}},   // older or unknown
+    {80, {8, 8192, std::int64_t{1} << 20, 256, 8}},  // Ampere, Ada, Hopper
+    {0, {4, 4096, std::int64_t{1} << 20, 256, 8}},   // older or unknown
 };
 
 constexpr tuning tuning_for(const device_info& d) {
