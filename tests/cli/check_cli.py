@@ -76,6 +76,9 @@ def bench_cases():
             ("compact", []), ("compact", ["--op", "select_flagged"]), ("compact", ["--op", "unique_count"]),
             ("compact", ["--op", "nonzero"]), ("compact", ["--op", "partition", "--selectivity", "0.5"]),
             ("sort", []), ("sort", ["--type", "i64", "--pairs", "--value-bytes", "8"]),
+            ("sort", ["--segments", "uniform", "--mean", "16"]),
+            ("sort", ["--segments", "powerlaw", "--type", "f64", "--pairs", "--value-bytes", "4", "--descending"]),
+            ("sort", ["--segments", "empty", "--type", "i8", "--mean", "3"]), ("sort", ["--segments", "ones"]),
             ("histogram", []), ("histogram", ["--type", "f32", "--bins", "300", "--bins-kind", "range"]),
             ("reduce", []), ("reduce", ["--type", "i64", "--op", "argmax"]), ("reduce", ["--op", "min_max"]),
             ("segments", []), ("segments", ["--op", "scan-flags", "--dist", "powerlaw", "--mean", "4,64"]),
@@ -123,6 +126,12 @@ def group_json():
         words = check_columns(out, names)
         expect(len(words) == len(doc["rows"]) and all(w in ("PASS", "FAIL", "n/a") for w in words),
                f"{what}: check column {words}", out)
+        if prim == "sort" and "--segments" in extra:
+            rows = doc["rows"]
+            expect(all(r["dist"] == extra[1] and r["segments"] == doc["params"]["segments"] > 0 for r in rows)
+                   and {"cpu-parallel", "cpu-serial"} <= names and all(r["check"] == "PASS" for r in rows
+                                                                       if r["group"] == "cpu"),
+                   f"{what}: the segmented rows, their dist and segment count, the CPU rows PASS", str(rows))
         if prim == "compact" and extra and extra[1] in ("select_flagged", "unique_count", "nonzero"):
             std = [r for r in doc["rows"] if r["algorithm"] == "std"]
             expect(std and std[0]["check"] == "n/a", f"{what}: the std row is n/a", str(std))
@@ -182,6 +191,15 @@ def group_errors():
         (["verify", "sort", "--seed", "x"], 2, r"seed 'x' is not a whole number"),
         (["bench", "sort", "--value-bytes", "8"], 2, r"--value-bytes requires --pairs"),
         (["bench", "sort", "--no-range"], 2, r"--no-range requires --bits"),
+        (["bench", "sort", "--segments", "zipf"], 2, r"--segments: zipf not in \{uniform,powerlaw,single,ones,empty\}"),
+        (["bench", "sort", "--mean", "8"], 2, r"--mean requires --segments"),
+        (["bench", "sort", "--segments", "uniform", "--mean", "0"], 2, r"mean segment length '0' must be at least 1"),
+        (["bench", "sort", "--segments", "uniform", "--bits", "8"], 2, r"--bits excludes --segments"),
+        (["bench", "sort", "--segments", "uniform", "--pairs", "--value-bytes", "16"], 2,
+         r"--segments sorts keys alone or pairs with 4-byte values"),
+        (["bench", "sort", "--segments", "single", "--algo", "cpu-radix"], 2, r"'cpu-radix' is not a row of --segments"),
+        (["bench", "sort", "--algo", "cpu-parallel"], 2, r"'cpu-parallel' is a row of --segments only"),
+        (["bench", "sort", "--segments", "uniform", "-n", "1e12"], 1, r"needs ~.* of host memory"),
         (["bench", "scan", "--json", "/nonexistent/dir/x.json"], 2,
          r"directory '/nonexistent/dir': No such file or directory"),
         (["bench", "histogram", "--json", ""], 2, r"needs a file name"),
@@ -208,8 +226,9 @@ def group_errors():
 
 
 def group_empty():
-    for prim in ("scan", "compact", "sort", "histogram", "segments"):
-        args = ["bench", prim, "-n", "0", "--reps", "1", "--seed", "1"]
+    for prim, extra in (("scan", []), ("compact", []), ("sort", []), ("sort", ["--segments", "uniform"]),
+                        ("histogram", []), ("segments", [])):
+        args = ["bench", prim, "-n", "0", "--reps", "1", "--seed", "1", *extra]
         rc, out, err = run(args)
         expect(rc == 0 and "runtime error" not in err and "AddressSanitizer" not in err,
                f"scankit {' '.join(args)}: exit 0, no sanitizer report (got {rc})", out + err)

@@ -39,7 +39,9 @@ ROW_EXTRAS = {
              "with_copies_pinned_samples_ms", "vs_cpu_serial", "workspace_bytes"},
     "compact": {"op", "count", "moved_bytes", "block_size", "with_copies_ms", "with_copies_samples_ms", "vs_std",
                 "workspace_bytes", "tile"},
-    "sort": {"value_bytes", "bits", "descending", "gkeys_per_s", "workspace_bytes_per_key"},
+    "sort": {"value_bytes", "bits", "descending", "gkeys_per_s", "workspace_bytes_per_key",
+             # bench sort --segments
+             "dist", "mean", "segments", "flat_ms", "pct_of_flat", "vs_cpu_serial"},
     "histogram": {"bins", "plan", "gsamples_per_s", "read_ms", "pct_of_read", "vs_cpu_serial"},
     "reduce": {"read_ms", "pct_of_read"},
     "segments": {"op", "dist", "mean", "segments", "read_ms", "pct_of_read", "workspace_bytes"},

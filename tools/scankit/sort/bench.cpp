@@ -1,5 +1,6 @@
 // `bench sort` (one point, a table), `sweep sort` (sizes 2^a..2^b, to JSON and CSV) and
-// `verify sort` (random cases against std::stable_sort). Every GPU row runs on the same
+// `verify sort` (random cases against std::stable_sort; the segmented cases and
+// `bench sort --segments` are sort/segmented_bench.cpp). Every GPU row runs on the same
 // input in the same process as CUB and a device-to-device copy of the same bytes.
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -20,6 +21,7 @@
 #include "scankit/cpu/scan.hpp"
 #include "scankit/scankit.hpp"
 #include "sort/commands.hpp"
+#include "sort/keys.hpp"
 #ifdef SCANKIT_HAS_CUDA
 #include "common/built_baselines.hpp"
 #include "sort/baselines.hpp"
@@ -32,77 +34,10 @@ namespace {
 const std::vector<std::string> gpu_rows = sort_gpu_row_names();
 const std::vector<std::string> cpu_rows = sort_cpu_row_names();
 
-struct value16 {
-  std::uint64_t a, b;
-};
-
-/// Calls f(K{}, V{}) with the key type named `t` and the value type of `vb` bytes (int for none).
-template <class F>
-auto with_types(const std::string& t, int vb, F&& f) {
-  auto with_v = [&](auto k) {
-    switch (vb) {
-      case 4: return f(k, std::uint32_t{});
-      case 8: return f(k, std::uint64_t{});
-      case 16: return f(k, value16{});
-      default: return f(k, char{});  // keys only
-    }
-  };
-  if (t == "u8") return with_v(std::uint8_t{});
-  if (t == "u16") return with_v(std::uint16_t{});
-  if (t == "u32") return with_v(std::uint32_t{});
-  if (t == "u64") return with_v(std::uint64_t{});
-  if (t == "i8") return with_v(std::int8_t{});
-  if (t == "i16") return with_v(std::int16_t{});
-  if (t == "i32") return with_v(std::int32_t{});
-  if (t == "i64") return with_v(std::int64_t{});
-  if (t == "f32") return with_v(float{});
-  return with_v(double{});
-}
-
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-/// Random keys (in parallel): every bit random, or the low `bits` ordered bits; floats
-/// without NaNs (CUB orders NaNs differently; the tests cover them).
-template <class K>
-std::vector<K> random_keys(std::int64_t n, std::uint64_t seed, int bits) {
-  using U = typename radix_traits<K>::bits_t;
-  std::vector<K> v(static_cast<std::size_t>(n));
-  parallel_chunks(n, 1 << 16, [&](const index_range& r) {
-    for (std::int64_t i = r.begin(); i < r.end(); ++i) {
-      U o = static_cast<U>(splitmix(seed * 0x100000001B3ull + static_cast<std::uint64_t>(i)));
-      if (bits > 0 && bits < static_cast<int>(sizeof(U) * 8)) o = static_cast<U>(o & ((U{1} << bits) - 1));
-      K k = radix_traits<K>::key_of(o);
-      if constexpr (std::is_floating_point_v<K>) {
-        if (k != k) k = static_cast<K>(i % 1000) - 500;
-      }
-      v[static_cast<std::size_t>(i)] = k;
-    }
-  });
-  return v;
-}
-
-template <class V>
-std::vector<V> index_vals(std::int64_t n) {
-  std::vector<V> v(static_cast<std::size_t>(n));
-  parallel_chunks(n, 1 << 16, [&](const index_range& r) {
-    for (std::int64_t i = r.begin(); i < r.end(); ++i) {
-      V x{};
-      std::memcpy(&x, &i, std::min(sizeof(V), sizeof(i)));
-      v[static_cast<std::size_t>(i)] = x;
-    }
-  });
-  return v;
-}
-
-template <class T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
+using sort_input::index_vals;
+using sort_input::random_keys;
+using sort_input::same_bytes;
+using sort_input::with_types;
 
 struct row_result {
   std::string name;
@@ -385,6 +320,7 @@ nlohmann::json params_json(const sort_common_options& o, const run_spec& s) {
 }  // namespace
 
 int run_sort_bench(const sort_bench_options& o) {
+  if (!o.segments.empty()) return run_sort_segmented_bench(o);
   const system_info sys = query_bench_system();
   const bool gpu = sys.gpu.has_value();
   const std::int64_t n = !o.n.empty() ? *parse_count(o.n) : gpu ? (std::int64_t{1} << 28) : (std::int64_t{1} << 26);
@@ -544,14 +480,29 @@ int run_sort_verify(const sort_verify_options& o) {
   for (const auto& r : resolve_rows(o.algo, gpu, true, false, 0))
     if (r == "cpu-radix" || (r != "cub" && std::find(gpu_rows.begin(), gpu_rows.end(), r) != gpu_rows.end()))
       rows.push_back(r);
+  // The segmented sorts' rows: cpu-parallel with the CPU rows, scankit with the GPU ones.
+  std::vector<std::string> seg_rows;
+  const auto items = split_list(o.algo);
+  auto asked = [&](std::initializer_list<const char*> words) {
+    return std::any_of(items.begin(), items.end(), [&](const std::string& i) {
+      return std::find(words.begin(), words.end(), i) != words.end();
+    });
+  };
+  if (asked({"all", "cpu", "cpu-parallel"})) seg_rows.push_back("cpu-parallel");
+  if (gpu && asked({"all", "gpu", "scankit"})) seg_rows.push_back("scankit");
   if (!gpu) std::cout << "no GPU found: verifying the CPU algorithms only\n";
-  if (rows.empty())
+  if (rows.empty() && seg_rows.empty())
     throw error("nothing to verify with --algo " + o.algo +
-                ": verify checks cpu-radix and scankit's GPU sorts, and the GPU sorts need a GPU");
+                ": verify checks cpu-radix, cpu-parallel (segmented) and scankit's GPU sorts, and the GPU sorts "
+                "need a GPU");
   const std::uint64_t seed = pick_seed(o.seed);
-  std::cout << fmt::format("scankit verify sort | {} | {} cases | rows: {} | seed {}\n", device_line(sys), o.cases,
-                           join(rows), seed);
+  std::cout << fmt::format("scankit verify sort | {} | {} cases | rows: {}{} | seed {}\n", device_line(sys), o.cases,
+                           rows.empty() ? "-" : join(rows),
+                           seg_rows.empty() ? "" : " | segmented: " + join(seg_rows), seed);
   std::mt19937_64 g(seed);
+  // The segmented cases draw from a generator of their own, so that a seed replays the same
+  // flat cases with or without them.
+  std::mt19937_64 seg_g(seed ^ 0x5E65E65E65E65E6ull);
   const std::vector<std::string> types{"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
   int passed = 0, failed = 0;
   progress_line progress(static_cast<std::size_t>(o.cases));
@@ -562,14 +513,18 @@ int run_sort_verify(const sort_verify_options& o) {
     std::string what;
     std::vector<std::string> failures;
     try {
-      with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what, passed, failures); });
+      if (!rows.empty())
+        with_types(t, vb, [&](auto k, auto v) { return verify_case<decltype(k), decltype(v)>(g, rows, what, passed, failures); });
     } catch (const std::exception& e) {  // a failed call: say which case, then go on
       failures.push_back(what + fmt::format(" | error: {}", e.what()));
     }
+    for (auto& f : failures) f = "keys " + t + " | " + f;
+    const std::uint64_t seg_seed = seg_g();
+    if (!seg_rows.empty()) verify_sort_segmented_case(seg_seed, seg_rows, passed, failures);
     if (!failures.empty()) progress.clear();
     for (const auto& f : failures) {
       ++failed;
-      std::cout << fmt::format("FAIL case {}: keys {} | {}\n", c, t, f);
+      std::cout << fmt::format("FAIL case {}: {}\n", c, f);
     }
   }
   progress.clear();

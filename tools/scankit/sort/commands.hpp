@@ -1,5 +1,5 @@
 // `bench sort`, `sweep sort` and `verify sort`: their options (filled by sort/primitive.cpp)
-// and their implementations (sort/bench.cpp).
+// and their implementations (sort/bench.cpp; with --segments, sort/segmented_bench.cpp).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,10 @@ struct sort_common_options {
 };
 
 struct sort_bench_options : sort_common_options {
-  std::string n;  // default 2^28 with a GPU, 2^26 without
+  std::string n;  // default 2^28 with a GPU, 2^26 without (with --segments: 2^26, 2^22)
   std::string json;
+  std::string segments;      // empty: the flat sort; else a segment-length distribution (segments_dist_names)
+  std::string mean = "256";  // --segments: the mean segment length (a count >= 1)
 };
 
 struct sort_sweep_options : sort_common_options {
@@ -39,13 +41,27 @@ struct sort_verify_options : verify_options {
   std::string algo = "all";
 };
 
-int run_sort_bench(const sort_bench_options& o);
+int run_sort_bench(const sort_bench_options& o);  // with --segments: run_sort_segmented_bench
 int run_sort_sweep(const sort_sweep_options& o);
 int run_sort_verify(const sort_verify_options& o);
+
+/// `bench sort --segments DIST` (sort/segmented_bench.cpp).
+int run_sort_segmented_bench(const sort_bench_options& o);
+
+/// One random segmented case of `verify sort` (sort/segmented_bench.cpp), drawn from `seed`:
+/// through each of `rows` (cpu-parallel, scankit) against the serial reference, bitwise. A
+/// passing row adds one to `passed`; a failing one (or an error) appends its description.
+void verify_sort_segmented_case(std::uint64_t seed, const std::vector<std::string>& rows, int& passed,
+                                std::vector<std::string>& failures);
 
 /// Row names `--algo` accepts: the GPU rows, then the CPU rows (sort/names.cpp).
 std::vector<std::string> sort_row_names();
 std::vector<std::string> sort_gpu_row_names();
 std::vector<std::string> sort_cpu_row_names();
+/// The rows of `bench sort --segments`: the GPU rows (scankit's segmented sort, the two CUB
+/// segmented sorts, scankit's flat sort of the same keys), then the CPU rows.
+std::vector<std::string> sort_segmented_row_names();
+std::vector<std::string> sort_segmented_gpu_row_names();
+std::vector<std::string> sort_segmented_cpu_row_names();
 
 }  // namespace scankit::tools

@@ -19,4 +19,16 @@ std::vector<std::string> sort_row_names() {
   return v;
 }
 
+std::vector<std::string> sort_segmented_gpu_row_names() {
+  return {"scankit", "cub-segmented-radix", "cub-segmented-sort", "flat"};
+}
+
+std::vector<std::string> sort_segmented_cpu_row_names() { return {"cpu-parallel", "cpu-serial"}; }
+
+std::vector<std::string> sort_segmented_row_names() {
+  std::vector<std::string> v = sort_segmented_gpu_row_names();
+  for (auto& r : sort_segmented_cpu_row_names()) v.push_back(std::move(r));
+  return v;
+}
+
 }  // namespace scankit::tools
