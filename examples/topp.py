@@ -146,8 +146,11 @@ def check(where, got, ref, k, p, u):
 
 
 def gpu_arrays():
-    """(name, converter) for each GPU array library that is importable and sees a GPU."""
+    """(name, converter) for each GPU array library that is importable and sees a GPU, when
+    scankit itself was built with CUDA and sees one too."""
     found = []
+    if not (scankit.built_with_cuda() and scankit.device_count() > 0):
+        return found
     try:
         import cupy
 

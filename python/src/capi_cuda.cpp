@@ -290,7 +290,7 @@ void topk(int device, int dtype, const void* in, void* values, std::int64_t* ind
           std::int64_t ws_bytes, std::uintptr_t stream) {
   device_scope scope(device);
   require_type(dtype, sort_types, "topk");
-  // Nothing to write (and the library's topk_rows takes no rows as one empty array).
+  // Nothing to write.
   if (rows == 0 || k == 0) return;
   const std::size_t half_bytes = topk_half_bytes(dtype, rows, cols);
   check_workspace(ws_bytes,

@@ -56,7 +56,8 @@ inline std::uint64_t splitmix(std::uint64_t x) {
 }
 
 /// Random keys (in parallel): every bit random, or the low `bits` ordered bits; floats
-/// without NaNs (CUB orders NaNs differently; the tests cover them).
+/// without NaNs or -0.0 (CUB orders NaNs differently and ties -0.0 with +0.0; the tests cover
+/// both).
 template <class K>
 std::vector<K> random_keys(std::int64_t n, std::uint64_t seed, int bits) {
   using U = typename radix_traits<K>::bits_t;
@@ -68,6 +69,7 @@ std::vector<K> random_keys(std::int64_t n, std::uint64_t seed, int bits) {
       K k = radix_traits<K>::key_of(o);
       if constexpr (std::is_floating_point_v<K>) {
         if (k != k) k = static_cast<K>(i % 1000) - 500;
+        if (k == 0) k = K{0};  // -0.0 becomes +0.0
       }
       v[static_cast<std::size_t>(i)] = k;
     }

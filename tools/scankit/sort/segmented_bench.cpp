@@ -155,9 +155,12 @@ spoint measure(const sspec& s, std::int64_t n, const layout& lay, [[maybe_unused
     const std::int64_t count = lay.count();
     device_buffer kin(sizeof(K) * n + 1), kout(sizeof(K) * n + 1), vin(vb * n + 1), vout(vb * n + 1);
     device_buffer d_offsets(sizeof(std::int64_t) * static_cast<std::size_t>(count + 1)), ws;
-    SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(kin.data(), keys.data(), sizeof(K) * n, cudaMemcpyHostToDevice));
-    if (pairs) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(vin.data(), vals.data(), vb * n, cudaMemcpyHostToDevice));
-    SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(d_offsets.data(), lay.offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice));
+    // On the bench's stream: a copy from pageable memory may return before it has landed, and
+    // a non-blocking stream would not wait for it.
+    SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpyAsync(kin.data(), keys.data(), sizeof(K) * n, cudaMemcpyHostToDevice, st));
+    if (pairs) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpyAsync(vin.data(), vals.data(), vb * n, cudaMemcpyHostToDevice, st));
+    SCANKIT_TOOLS_CUDA_CHECK(
+        cudaMemcpyAsync(d_offsets.data(), lay.offsets.data(), d_offsets.size(), cudaMemcpyHostToDevice, st));
     const segment_bounds d_seg = segment_offsets{d_offsets.as<const std::int64_t>(), count};
     for (const auto& r : gpu_names) {
       if (!has(s.rows, r)) continue;

@@ -170,7 +170,9 @@ tpoint measure(const spec& sp, std::int64_t n, [[maybe_unused]] bool gpu) {
     const cudaStream_t s = stream.get();
     device_buffer d_in(std::max<std::size_t>(p.bytes, 16)), d_values(std::max<std::size_t>(outputs * sizeof(T), 16));
     device_buffer d_indices(std::max<std::size_t>(outputs * 8, 16)), d_ws, d_sink(16);
-    if (n > 0) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpy(d_in.data(), in.data(), p.bytes, cudaMemcpyHostToDevice));
+    // On the bench's stream: a copy from pageable memory may return before it has landed, and
+    // a non-blocking stream would not wait for it.
+    if (n > 0) SCANKIT_TOOLS_CUDA_CHECK(cudaMemcpyAsync(d_in.data(), in.data(), p.bytes, cudaMemcpyHostToDevice, s));
     l2_flusher flusher;
     auto flush = [&] { flusher.flush(s); };
     if (has(sp.rows, "scankit")) {
