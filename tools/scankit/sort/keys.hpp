@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/key_types.hpp"
 #include "common/parallel.hpp"
 #include "scankit/sort_traits.hpp"
 
@@ -20,20 +21,7 @@ struct value16 {
   std::uint64_t a, b;
 };
 
-/// Calls f(K{}) with the key type named `t` (u8 ... f64, as --type spells it).
-template <class F>
-decltype(auto) with_key_type(const std::string& t, F&& f) {
-  if (t == "u8") return f(std::uint8_t{});
-  if (t == "u16") return f(std::uint16_t{});
-  if (t == "u32") return f(std::uint32_t{});
-  if (t == "u64") return f(std::uint64_t{});
-  if (t == "i8") return f(std::int8_t{});
-  if (t == "i16") return f(std::int16_t{});
-  if (t == "i32") return f(std::int32_t{});
-  if (t == "i64") return f(std::int64_t{});
-  if (t == "f32") return f(float{});
-  return f(double{});
-}
+using tools::with_key_type;
 
 /// Calls f(K{}, V{}) with the key type named `t` and the value type of `vb` bytes (char for none).
 template <class F>

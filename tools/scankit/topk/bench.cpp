@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "common/key_types.hpp"
 #include "common/report.hpp"
 #include "common/system.hpp"
 #include "common/timing.hpp"
@@ -244,20 +245,6 @@ tpoint measure(const spec& sp, std::int64_t n, [[maybe_unused]] bool gpu) {
   return p;
 }
 
-template <class F>
-decltype(auto) with_type(const std::string& t, F&& f) {
-  if (t == "u8") return f(std::uint8_t{});
-  if (t == "u16") return f(std::uint16_t{});
-  if (t == "u32") return f(std::uint32_t{});
-  if (t == "u64") return f(std::uint64_t{});
-  if (t == "i8") return f(std::int8_t{});
-  if (t == "i16") return f(std::int16_t{});
-  if (t == "i32") return f(std::int32_t{});
-  if (t == "i64") return f(std::int64_t{});
-  if (t == "f32") return f(float{});
-  return f(double{});
-}
-
 std::size_t item_bytes(const std::string& type) { return std::stoul(type.substr(1)) / 8; }
 
 spec make_spec(const topk_common_options& o, bool gpu) {
@@ -350,7 +337,7 @@ int run_topk_bench(const topk_bench_options& o) {
   check_memory(sys, fmt::format("-n {} of {}", n, o.type), host, device);
   std::cout << fmt::format("scankit bench topk | {} | {} | n = {} | {} | {} | seed {}\n", device_line(sys), iso_date_now(),
                            describe_count(n), describe_shape(n, s), o.type, s.seed);
-  const tpoint p = with_type(o.type, [&](auto t) { return measure<decltype(t)>(s, n, gpu); });
+  const tpoint p = with_key_type(o.type, [&](auto t) { return measure<decltype(t)>(s, n, gpu); });
   text_table t({"algorithm", "ms", "GB/s", "% of read", "path", "check"});
   for (const auto& r : p.rows)
     t.add_row({r.name, format_ms(r.ms), format_gbps(p.bytes / (r.ms * 1e6)), pct_cell(p, r), r.path.empty() ? "-" : r.path,
@@ -385,7 +372,7 @@ int run_topk_sweep(const topk_sweep_options& o) {
       continue;
     }
     progress.step(fmt::format("n=2^{}", lg));
-    const tpoint p = with_type(o.type, [&](auto tag) { return measure<decltype(tag)>(s, n, gpu); });
+    const tpoint p = with_key_type(o.type, [&](auto tag) { return measure<decltype(tag)>(s, n, gpu); });
     for (auto& r : report_rows(p, s, o.type, n)) all_rows.push_back(std::move(r));
     for (const auto& r : p.rows) {
       const double pct = r.group == "cpu" ? NAN : p.read_ms / r.ms * 100;
@@ -452,7 +439,7 @@ int run_topk_verify(const topk_verify_options& o) {
     const std::string what =
         fmt::format("{} n={} {} {} --path {}", t, n, describe_shape(n, s), s.pattern, s.path);
     try {
-      const tpoint p = with_type(t, [&](auto tag) { return measure<decltype(tag)>(s, n, gpu); });
+      const tpoint p = with_key_type(t, [&](auto tag) { return measure<decltype(tag)>(s, n, gpu); });
       for (const auto& r : p.rows) {
         if (r.check == check_pass) ++passed;
         else {

@@ -7,22 +7,17 @@
 
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
 #include "scankit/cuda/detail/topk/kernels.cuh"
+#include "scankit/cuda/detail/topk/plan.hpp"  // position_bits_for
 
 namespace scankit::cuda::detail::topk {
 
 using segmented_sort::segments_of;
-
-/// Bits needed to write every position below n (at least 1).
-__device__ __forceinline__ int position_bits_of(std::int64_t n) {
-  return n <= 2 ? 1 : 64 - __clzll(static_cast<long long>(n - 1));
-}
 
 /// Shared memory of the block path: the winners (padded to a power of two), then the ranks of a
 /// segment short enough to be held.
 constexpr std::size_t block_shared_bytes(std::int64_t padded_k, int shared_keys, std::size_t key_bytes) {
   return static_cast<std::size_t>(padded_k) * 16 + static_cast<std::size_t>(shared_keys) * key_bytes;
 }
-
 
 template <class K>
 __global__ void __launch_bounds__(block_path_threads)
@@ -49,7 +44,7 @@ __global__ void __launch_bounds__(block_path_threads)
     __syncthreads();
     auto rank_at = [&](std::int64_t i) -> u64 { return hold ? static_cast<u64>(held[i]) : rank_of(x[i], largest); };
     // ---- the digits: the rank's from the top, then the position's ----
-    const int pos_bits = position_bits_of(len);
+    const int pos_bits = position_bits_for(len);
     const int rank_digits = (rank_bits + 7) / 8, digits = rank_digits + (pos_bits + 7) / 8;
     for (int d = 0; d < digits && !st.done; ++d) {
       const bool on_pos = d >= rank_digits;

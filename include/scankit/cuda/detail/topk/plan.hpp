@@ -10,6 +10,7 @@
 #include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/topk/tuning.hpp"
 #include "scankit/cuda/topk.hpp"
+#include "scankit/ops.hpp"  // SCANKIT_HD
 
 namespace scankit::cuda::detail::topk {
 
@@ -25,8 +26,8 @@ struct plan {
   std::int64_t pass_grid = 1;  // blocks of the grid-wide passes
 };
 
-/// Bits needed to write every position below n (at least 1).
-constexpr int position_bits_for(std::int64_t n) {
+/// Bits needed to write every position below n (at least 1); the block path takes it per segment.
+SCANKIT_HD constexpr int position_bits_for(std::int64_t n) {
   int b = 1;
   while (b < 63 && (std::int64_t{1} << b) < n) ++b;
   return b;
