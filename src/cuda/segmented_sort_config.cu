@@ -16,12 +16,15 @@ std::size_t segmented_sort_workspace_bytes(std::int64_t n, std::int64_t segments
     throw invalid_argument(std::string(who) + ": keys are 1, 2, 4 or 8 bytes");
   if (value_bytes != 0 && value_bytes != 4 && value_bytes != 8 && value_bytes != 16)
     throw invalid_argument(std::string(who) + ": values are 4, 8 or 16 bytes (or 0: keys alone)");
-  if (cfg.path != segmented_sort_path::automatic && cfg.path != segmented_sort_path::two_sort)
+  if (cfg.path != segmented_sort_path::automatic && cfg.path != segmented_sort_path::merge &&
+      cfg.path != segmented_sort_path::two_sort)
     throw invalid_argument(std::string(who) + ": unknown segmented_sort_path");
   if (n == 0 || segments == 0) return 0;
   using detail::align_up;
+  namespace ss = detail::segmented_sort;
+  if (ss::plan(n, segments, cfg) == segmented_sort_path::merge) return ss::merge_bytes(n, segments, key_bytes, value_bytes);
   // The order buffers, then a copy of the keys and values for a sort in place.
-  return detail::segmented_sort::order_bytes(n) + align_up(static_cast<std::size_t>(n) * key_bytes) +
+  return ss::order_bytes(n) + align_up(static_cast<std::size_t>(n) * key_bytes) +
          align_up(static_cast<std::size_t>(n) * value_bytes);
 }
 

@@ -40,23 +40,27 @@ using key_types = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, s
                                    std::int16_t, std::int32_t, std::int64_t, float, double>;
 TYPED_TEST_SUITE(CudaSegmentedSort, key_types);
 
+// Around the merge path's piece (2,048 keys) and bin (4,096) edges, and long enough for several
+// merge rounds.
 std::vector<i64> sizes() {
-  std::vector<i64> s{0, 1, 2, 97, 1025};
-  if (!sanitize_tier()) s.insert(s.end(), {4097, std::uniform_int_distribution<i64>(1, i64{1} << 18)(rng())});
+  std::vector<i64> s{0, 1, 2, 97, 2047, 2049, 4097};
+  if (!sanitize_tier()) s.insert(s.end(), {4096, 8191, 65537, std::uniform_int_distribution<i64>(1, i64{1} << 18)(rng())});
   return s;
 }
+
+constexpr skc::segmented_sort_path paths[] = {skc::segmented_sort_path::merge, skc::segmented_sort_path::two_sort};
 
 /// Sorts keys (and values) of n with the device-pointer call, in place or out of place.
 template <class K, class V>
 void device_sort(std::vector<K>& keys, std::vector<V>* values, const segment_bounds& host_seg, const sort_options& o,
-                 bool in_place) {
+                 bool in_place, skc::segmented_sort_config cfg = {}) {
   const i64 n = static_cast<i64>(keys.size());
   const std::size_t vb = values ? sizeof(V) : 0;
   device_buffer kin, kout, vin, vout, b, e, ws;
   kin.reserve(keys.size() * sizeof(K)), kout.reserve(keys.size() * sizeof(K));
   vin.reserve(keys.size() * sizeof(V)), vout.reserve(keys.size() * sizeof(V));
   b.reserve(static_cast<std::size_t>(host_seg.count) * 8), e.reserve(static_cast<std::size_t>(host_seg.count) * 8);
-  const std::size_t wb = skc::segmented_sort_workspace_bytes(n, host_seg.count, sizeof(K), vb);
+  const std::size_t wb = skc::segmented_sort_workspace_bytes(n, host_seg.count, sizeof(K), vb, cfg);
   ws.reserve(wb);
   ck(cudaMemcpy(kin.p, keys.data(), keys.size() * sizeof(K), cudaMemcpyHostToDevice));
   if (values) ck(cudaMemcpy(vin.p, values->data(), keys.size() * sizeof(V), cudaMemcpyHostToDevice));
@@ -66,9 +70,9 @@ void device_sort(std::vector<K>& keys, std::vector<V>* values, const segment_bou
   K* ko = in_place ? kin.as<K>() : kout.as<K>();
   V* vo = in_place ? vin.as<V>() : vout.as<V>();
   if (values)
-    skc::segmented_sort_pairs(kin.as<K>(), ko, vin.as<V>(), vo, n, seg, ws.p, wb, nullptr, o);
+    skc::segmented_sort_pairs(kin.as<K>(), ko, vin.as<V>(), vo, n, seg, ws.p, wb, nullptr, o, cfg);
   else
-    skc::segmented_sort_keys(kin.as<K>(), ko, n, seg, ws.p, wb, nullptr, o);
+    skc::segmented_sort_keys(kin.as<K>(), ko, n, seg, ws.p, wb, nullptr, o, cfg);
   ck(cudaMemcpy(keys.data(), ko, keys.size() * sizeof(K), cudaMemcpyDeviceToHost));
   if (values) ck(cudaMemcpy(values->data(), vo, keys.size() * sizeof(V), cudaMemcpyDeviceToHost));
 }
@@ -77,32 +81,39 @@ TYPED_TEST(CudaSegmentedSort, MatchesTheReference) {
   using K = TypeParam;
   for (const i64 n : sizes()) {
     for (const auto d : all_segment_dists) {
-      const auto off = make_offsets(d, n, 24.0, rng());
-      const auto gaps = gapped_bounds(off, rng());
-      for (const bool gapped : {false, true}) {
-        const segment_bounds seg = gapped ? segment_bounds(gaps.begin.data(), gaps.end.data(), static_cast<i64>(gaps.begin.size()))
-                                          : segment_bounds(segment_offsets{off.data(), static_cast<i64>(off.size()) - 1});
-        const auto in = make_keys<K>(n, gapped ? key_pattern::random : key_pattern::few_distinct);
-        for (const bool desc : {false, true}) {
-          const sort_options o{desc};
-          SCOPED_TRACE(::testing::Message() << "n = " << n << ", " << name(d) << (gapped ? " gapped" : "")
-                                            << (desc ? ", descending" : ""));
-          // Keys alone, out of place; pairs with 4-byte positions in place.
-          auto want = in;
-          cpu::segmented_sort_keys_serial(want.data(), n, seg, o);
-          auto got = in;
-          device_sort<K, std::uint32_t>(got, nullptr, seg, o, false);
-          ASSERT_TRUE(bitwise_equal(want, got));
-          std::vector<std::uint32_t> pos(static_cast<std::size_t>(n));
-          std::iota(pos.begin(), pos.end(), 0u);
-          auto want_k = in;
-          auto want_v = pos;
-          cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
-          auto got_k = in;
-          auto got_v = pos;
-          device_sort(got_k, &got_v, seg, o, true);
-          ASSERT_TRUE(bitwise_equal(want_k, got_k));
-          ASSERT_EQ(want_v, got_v);
+      // Short segments (mean 24) and ones longer than a piece (mean 3,000: merge rounds).
+      for (const double mean : {24.0, 3000.0}) {
+        if (mean > 24.0 && (n < 4096 || d == segment_dist::single || d == segment_dist::ones)) continue;
+        const auto off = make_offsets(d, n, mean, rng());
+        const auto gaps = gapped_bounds(off, rng());
+        for (const bool gapped : {false, true}) {
+          const segment_bounds seg = gapped ? segment_bounds(gaps.begin.data(), gaps.end.data(), static_cast<i64>(gaps.begin.size()))
+                                            : segment_bounds(segment_offsets{off.data(), static_cast<i64>(off.size()) - 1});
+          const auto in = make_keys<K>(n, gapped ? key_pattern::random : key_pattern::few_distinct);
+          for (const bool desc : {false, true}) {
+            const sort_options o{desc};
+            // Keys alone, out of place; pairs with 4-byte positions in place.
+            auto want = in;
+            cpu::segmented_sort_keys_serial(want.data(), n, seg, o);
+            std::vector<std::uint32_t> pos(static_cast<std::size_t>(n));
+            std::iota(pos.begin(), pos.end(), 0u);
+            auto want_k = in;
+            auto want_v = pos;
+            cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
+            for (const auto path : paths) {
+              SCOPED_TRACE(::testing::Message() << "n = " << n << ", " << name(d) << " mean " << mean
+                                                << (gapped ? " gapped" : "") << (desc ? ", descending" : "") << ", "
+                                                << skc::name(path));
+              auto got = in;
+              device_sort<K, std::uint32_t>(got, nullptr, seg, o, false, {path});
+              ASSERT_TRUE(bitwise_equal(want, got));
+              auto got_k = in;
+              auto got_v = pos;
+              device_sort(got_k, &got_v, seg, o, true, {path});
+              ASSERT_TRUE(bitwise_equal(want_k, got_k));
+              ASSERT_EQ(want_v, got_v);
+            }
+          }
         }
       }
     }
@@ -119,13 +130,20 @@ TEST(CudaSegmentedSortApi, WideValuesBitRangesAndHostContainers) {
   std::vector<std::uint64_t> v8s(static_cast<std::size_t>(n));
   for (i64 i = 0; i < n; ++i) v16s[static_cast<std::size_t>(i)] = {std::uint64_t(i), ~std::uint64_t(i)}, v8s[static_cast<std::size_t>(i)] = std::uint64_t(i) * 3;
   const sort_options range{false, 4, 20};
-  {
+  for (const auto path : paths) {
+    SCOPED_TRACE(skc::name(path));
     auto wk = in, gk = in;
     auto wv = v16s, gv = v16s;
     cpu::segmented_sort_pairs_serial(wk.data(), wv.data(), n, seg, range);
-    device_sort(gk, &gv, seg, range, false);
+    device_sort(gk, &gv, seg, range, false, {path});
     EXPECT_EQ(wk, gk);
     EXPECT_EQ(wv, gv);
+    auto wk8 = in, gk8 = in;
+    auto wv8 = v8s, gv8 = v8s;
+    cpu::segmented_sort_pairs_serial(wk8.data(), wv8.data(), n, seg, sort_options{true});
+    device_sort(gk8, &gv8, seg, sort_options{true}, true, {path});
+    EXPECT_EQ(wk8, gk8);
+    EXPECT_EQ(wv8, gv8);
   }
   {
     auto wk = in, gk = in;

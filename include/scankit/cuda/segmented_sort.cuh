@@ -2,13 +2,15 @@
 // src/cuda/segmented_sort_<key>.cu): the argument and workspace checks, then the call into detail.
 //
 // Layering: segmented_sort_device() (checks) -> detail/segmented_sort/plan.hpp (which path) ->
-// launch.cuh (workspace and launches, with the flat sorts of detail/sort) -> kernels.cuh.
+// launch.cuh (workspace and launches) -> pieces.cuh and merge_rounds.cuh (the merge path), or
+// the flat sorts of detail/sort and kernels.cuh (the two-sort path).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "scankit/cuda/detail/arena.hpp"
 #include "scankit/cuda/detail/device_info.hpp"
@@ -66,16 +68,25 @@ void segmented_sort_device(const segmented_sort_request& r) {
   const int sms = current_device_info().sm_count;
   const K* kin = static_cast<const K*>(r.keys_in);
   K* kout = static_cast<K*>(r.keys_out);
+  const auto path = ss::plan(r.n, r.seg.count, r.config);
   auto run = [&](auto value_tag) {
-    using V = decltype(value_tag);
-    ss::run_two_sort(kin, kout, static_cast<const V*>(vb ? r.values_in : nullptr), static_cast<V*>(vb ? r.values_out : nullptr),
-                     r.n, seg, r.seg.count, r.options, begin_bit, end_bit, a, sms, r.stream);
+    using V = typename decltype(value_tag)::type;
+    const V* vin = static_cast<const V*>(r.values_in);
+    V* vout = static_cast<V*>(r.values_out);
+    if (path == segmented_sort_path::merge) {
+      ss::run_merge(kin, kout, vin, vout, r.n, seg, r.seg.count, begin_bit, end_bit, r.options.descending, a, sms,
+                    r.stream);
+    } else if constexpr (!std::is_void_v<V>) {
+      ss::run_two_sort(kin, kout, vin, vout, r.n, seg, r.seg.count, r.options, begin_bit, end_bit, a, sms, r.stream);
+    } else {  // keys alone: the two-sort path checks its value pointers (null) at run time
+      ss::run_two_sort(kin, kout, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+                       r.n, seg, r.seg.count, r.options, begin_bit, end_bit, a, sms, r.stream);
+    }
   };
-  // The plan has one path so far (the two sorts); a config may only name it.
-  (void)ss::plan(r.n, r.seg.count, r.config);
-  if (vb == 16) run(radix::blob16{});
-  else if (vb == 8) run(std::uint64_t{});
-  else run(std::uint32_t{});
+  if (vb == 16) run(std::type_identity<radix::blob16>{});
+  else if (vb == 8) run(std::type_identity<std::uint64_t>{});
+  else if (vb == 4) run(std::type_identity<std::uint32_t>{});
+  else run(std::type_identity<void>{});
 }
 
 template <class K>

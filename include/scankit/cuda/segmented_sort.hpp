@@ -12,9 +12,11 @@
 //
 // Device-pointer calls are stream-ordered: no allocation, no synchronisation and no copy to the
 // host inside a call (they can be captured in a CUDA graph); the workspace depends only on n
-// and the types. The algorithm (docs/ALGORITHMS.md, "GPU segmented sort"): a stable radix sort
-// of every key's rank with its position, a stable radix sort of the positions by segment, and a
-// scatter, so the time follows n and not the segment lengths.
+// and the types. The algorithm (docs/ALGORITHMS.md, "GPU segmented sort"): every piece (a
+// segment of at most 2,048 keys, or a 2,048-key slice of a longer one) sorted in shared memory
+// by one launch whatever the lengths, then merge rounds within the longer segments; or, forced,
+// a stable radix sort of every key's rank with its position, one of the positions by segment,
+// and a scatter.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,12 +35,16 @@
 
 namespace scankit::cuda {
 
-/// How a segmented sort runs: automatic lets the plan choose; two_sort forces the sort of all
-/// keys by rank and then by segment.
-enum class segmented_sort_path { automatic, two_sort };
+/// How a segmented sort runs: automatic lets the plan choose; merge sorts pieces in shared
+/// memory and merges the slices of long segments; two_sort sorts all keys by rank and then by
+/// segment (two flat radix sorts and a scatter).
+enum class segmented_sort_path { automatic, merge, two_sort };
 
 constexpr std::string_view name(segmented_sort_path p) {
-  return p == segmented_sort_path::two_sort ? "two-sort" : p == segmented_sort_path::automatic ? "auto" : "?";
+  return p == segmented_sort_path::two_sort ? "two-sort"
+         : p == segmented_sort_path::merge  ? "merge"
+         : p == segmented_sort_path::automatic ? "auto"
+                                               : "?";
 }
 
 struct segmented_sort_config {

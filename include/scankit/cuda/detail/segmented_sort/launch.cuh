@@ -1,17 +1,24 @@
-// The GPU segmented sort's host driver (the plan in plan.hpp, the kernels in kernels.cuh), and
-// the ordering step it shares with the top-k's sort path.
+// The GPU segmented sort's host drivers (the plan in plan.hpp): the merge path (pieces.cuh,
+// merge_rounds.cuh) and the two-sort path (kernels.cuh), whose ordering step the top-k's sort
+// path shares.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstdint>
 
 #include "scankit/cuda/detail/arena.hpp"
 #include "scankit/cuda/detail/error.cuh"
 #include "scankit/cuda/detail/math.hpp"
+#include "scankit/cuda/detail/device.cuh"
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
+#include "scankit/cuda/detail/segmented_sort/merge_rounds.cuh"
+#include "scankit/cuda/detail/segmented_sort/pieces.cuh"
+#include "scankit/cuda/detail/segmented_sort/plan.hpp"
 #include "scankit/cuda/detail/segmented_sort/tuning.hpp"
+#include "scankit/cuda/scan.hpp"
 #include "scankit/cuda/sort.hpp"
 
 namespace scankit::cuda::detail::segmented_sort {
@@ -95,6 +102,74 @@ void run_two_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_o
   scatter_sorted<<<grid_for_items(n, sm_count), item_threads, 0, stream>>>(keys_in, values_in, seg, count, n,
                                                                            b.segment, b.pos, keys_out, values_out);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort scatter_sorted");
+}
+
+// ---- the merge path ----
+
+/// Workspace of the merge path: per segment its tile count and first tile, the tile total and
+/// the longest length, the tiles' splits, the scan's workspace, and the alternate keys and
+/// values of the merge rounds.
+inline std::size_t merge_bytes(std::int64_t n, std::int64_t count, std::size_t key_bytes, std::size_t value_bytes) {
+  const auto c = static_cast<std::size_t>(count), un = static_cast<std::size_t>(n);
+  return 2 * align_up(c * 8) + align_up(16) + align_up(static_cast<std::size_t>(max_merge_tiles(n)) * 8) +
+         align_up(scan_workspace_bytes(count, 8)) + align_up(un * key_bytes) + align_up(un * value_bytes);
+}
+
+/// The merge path: sort every piece (one launch), then merge the slices of long segments.
+template <class K, class V>
+void run_merge(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::int64_t n,
+               const segments_of& seg, std::int64_t count, int begin_bit, int end_bit, bool descending, arena& a,
+               int sm_count, cudaStream_t stream) {
+  const rank_less<K> less{begin_bit, end_bit, descending};
+  auto* tiles = a.take<std::int64_t>(count);
+  auto* first = a.take<std::int64_t>(count);
+  auto* scalars = a.take<std::int64_t>(2);  // the tile total, the longest length
+  auto* splits = a.take<std::int64_t>(max_merge_tiles(n));
+  const std::size_t scan_bytes = scan_workspace_bytes(count, 8);
+  void* scan_ws = a.take<unsigned char>(static_cast<std::int64_t>(scan_bytes));
+  K* alt = a.take<K>(n);
+  V* alt_values = nullptr;
+  if constexpr (!std::is_void_v<V>) alt_values = a.take<V>(n);
+
+  // ---- step 1: every piece, in shared memory ----
+  auto kernel = sort_pieces<K, V>;
+  constexpr std::size_t smem = pieces_shared_bytes<K>();
+  allow_dynamic_shared_memory(kernel, smem);
+  const std::int64_t bins = ceil_div(n, std::int64_t{piece});
+  check_launch_tiles(bins, "scankit::cuda::segmented_sort sort_pieces");
+  kernel<<<static_cast<unsigned>(bins), bin_threads, smem, stream>>>(keys_in, keys_out, values_in, values_out, seg,
+                                                                     count, n, less);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort sort_pieces");
+  const int rounds = max_merge_rounds(n);
+  if (rounds == 0) return;  // no segment can be longer than a piece
+
+  // ---- step 2: the long segments' tiles, then the rounds ----
+  SCANKIT_CUDA_CHECK(cudaMemsetAsync(scalars, 0, 16, stream));
+  const long_tiles lt{first, scalars, scalars + 1};
+  count_long_tiles<><<<grid_for_items(count, sm_count), item_threads, 0, stream>>>(
+      seg, count, tiles, reinterpret_cast<unsigned long long*>(scalars + 1));
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort count_long_tiles");
+  scankit::cuda::scan(tiles, first, count, sum<std::int64_t>{}, scan_kind::exclusive, std::int64_t{0}, scan_ws,
+                      scan_bytes, stream, {}, scalars);
+  const unsigned part_grid = grid_for_items(max_merge_tiles(n), sm_count);
+  const auto merge_grid = static_cast<unsigned>(std::clamp<std::int64_t>(
+      max_merge_tiles(n), 1, std::int64_t{round_blocks_per_sm} * std::max(1, sm_count)));
+  const K* src = keys_out;
+  const V* src_values = values_out;
+  std::int64_t w = piece;
+  for (int r = 0; r < rounds; ++r, w *= 2) {
+    K* dst = r % 2 == 0 ? alt : keys_out;
+    V* dst_values = r % 2 == 0 ? alt_values : values_out;
+    partition_round<<<part_grid, item_threads, 0, stream>>>(src, seg, count, lt, w, less, splits);
+    SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort partition_round");
+    merge_round<<<merge_grid, round_threads, 0, stream>>>(src, src_values, dst, dst_values, seg, count, lt, w, less,
+                                                          splits);
+    SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort merge_round");
+    src = dst, src_values = dst_values;
+  }
+  finish_rounds<<<merge_grid, round_threads, 0, stream>>>(alt, static_cast<const V*>(alt_values), keys_out,
+                                                          values_out, seg, count, lt);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort finish_rounds");
 }
 
 }  // namespace scankit::cuda::detail::segmented_sort
