@@ -63,6 +63,8 @@ ARGS = {
     "sort": _args("sort", (_i64, "device dtype"), (_u64, "keys_in keys_out values_in values_out"),
                   (_i64, "value_bytes indices n descending"), (_u64, "algorithm workspace"),
                   (_i64, "workspace_bytes"), (_u64, "stream")),
+    "sort_rows": _args("sort_rows", (_i64, "device dtype"), (_u64, "keys_in keys_out indices_out"),
+                       (_i64, "rows cols descending"), (_u64, "workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
     "topk": _args("topk", (_i64, "device dtype"), (_u64, "in values_out indices_out"), (_i64, "rows cols k largest"),
                   (_u64, "workspace"), (_i64, "workspace_bytes"), (_u64, "stream")),
     "compact_workspace": _args("compact_workspace", (_i64, "device n item_bytes"), (_u64, "algorithm")),
@@ -119,6 +121,8 @@ _protos = {
     "sk_scan": (_i, [ARGS["scan"]]),
     "sk_sort_workspace": (_i, [ARGS["sort"], _pi64]),
     "sk_sort": (_i, [ARGS["sort"]]),
+    "sk_sort_rows_workspace": (_i, [ARGS["sort_rows"], _pi64]),
+    "sk_sort_rows": (_i, [ARGS["sort_rows"]]),
     "sk_topk_workspace": (_i, [ARGS["topk"], _pi64]),
     "sk_topk": (_i, [ARGS["topk"]]),
     "sk_compact_workspace": (_i, [ARGS["compact_workspace"], _pi64]),
@@ -303,13 +307,15 @@ _WORKSPACE_FIELDS = {
     "scan": ("device", "dtype", "outer", "len", "inner", "algorithm"),
     "sort": ("device", "dtype", "n", "value_bytes", "indices", "algorithm"),
     "topk": ("device", "dtype", "rows", "cols", "k"),
+    "sort_rows": ("device", "dtype", "rows", "cols", "indices_out"),
     "compact": ("device", "n", "item_bytes", "algorithm"),
     "reduce": ("device", "dtype", "op"),
     "segments": ("device", "n", "n_segments", "value_bytes"),
 }
-_WORKSPACE_ENTRY = {"scan": "scan_workspace", "sort": "sort_workspace", "topk": "topk_workspace",
+_WORKSPACE_ENTRY = {"scan": "scan_workspace", "sort": "sort_workspace", "sort_rows": "sort_rows_workspace",
+                    "topk": "topk_workspace",
                     "compact": "compact_workspace", "reduce": "reduce_workspace", "segments": "segments_workspace"}
-_WORKSPACE_BLOCK = {"scan": "scan", "sort": "sort", "topk": "topk", "compact": "compact_workspace", "reduce": "reduce",
+_WORKSPACE_BLOCK = {"scan": "scan", "sort": "sort", "sort_rows": "sort_rows", "topk": "topk", "compact": "compact_workspace", "reduce": "reduce",
                     "segments": "segments_workspace"}
 _workspace_cache = {}
 

@@ -154,7 +154,7 @@ def check_size_arg(size, what):
 
 
 # Each entry that takes workspace: the workspace query (_capi.workspace_bytes) it needs.
-_WORKSPACE_OF = {"scan": "scan", "sort": "sort", "topk": "topk", "select_flagged": "compact", "select_if": "compact",
+_WORKSPACE_OF = {"scan": "scan", "sort": "sort", "sort_rows": "sort_rows", "topk": "topk", "select_flagged": "compact", "select_if": "compact",
                  "partition": "compact", "nonzero": "compact", "unique": "compact", "reduce": "reduce",
                  "segmented_reduce": "segments", "segmented_scan": "segments", "scan_by_key": "segments",
                  "reduce_by_key": "segments"}
@@ -201,6 +201,8 @@ def run(name, a, *, workspace=None, extra=(), **fields):
             query = (dev, fields["n"], fields.get("n_segments", 0), _CODE_BYTES[fields["dtype"]])
         elif kind == "topk":
             query = (dev, fields["dtype"], fields["rows"], fields["cols"], fields["k"])
+        elif kind == "sort_rows":
+            query = (dev, fields["dtype"], fields["rows"], fields["cols"], int(fields.get("indices_out") is not None))
         elif kind == "sort":
             query = (dev, fields["dtype"], fields["n"], fields.get("value_bytes", 0), int(fields.get("indices", 0) != 0),
                      alg)

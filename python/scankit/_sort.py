@@ -56,11 +56,22 @@ def _lines(a, axis, what):
     return y, (prod(shape[:-1]), int(shape[-1])), shape, axis
 
 
-def _sort_lines(a, y, rows, length, *, descending, algorithm, want_keys=True):
+def _sort_lines(a, y, rows, length, *, descending, algorithm, want_keys=True, want_indices=True):
     """Sorted keys (None unless want_keys) and indices (positions within each line) of `rows`
-    lines of `length`."""
+    lines of `length`: one array sorted as is; several lines by the segmented sort, each line a
+    segment (an algorithm name picks the flat sort, which sorts the lines by two flat sorts)."""
     ops = a.ops
     keys = ops.reshape(y, (rows * length,))
+    if rows > 1 and algorithm is None:
+        code, as_dtype = _key_code(a.dtype)
+        kin = ops.view(keys, as_dtype) if as_dtype != a.dtype else keys
+        kout = ops.empty((rows * length,), as_dtype, a.device)
+        idx = ops.empty((rows * length,), "int64", a.device) if want_indices else None
+        run("sort_rows", a, workspace="new", dtype=code, keys_in=kin, keys_out=kout, indices_out=idx, rows=rows,
+            cols=length, descending=int(bool(descending)))
+        if as_dtype != a.dtype:
+            kout = ops.view(kout, a.dtype)
+        return (kout if want_keys else None), idx
     k1, p1 = _sort1d(a, keys, want_indices=True, descending=descending, algorithm=algorithm, want_keys=want_keys)
     if not want_keys:
         k1 = None
@@ -91,8 +102,9 @@ def sort(x, axis=-1, *, descending=False, stable=True, return_indices=False, alg
     order: ``-inf < ... < -0.0 < +0.0 < ... < +inf < NaN`` (``descending=True`` reverses it,
     equal keys keep their order). ``return_indices=True`` also returns the int64 positions
     (as ``torch.sort``), from the same pass. ``algorithm``: one of
-    ``scankit.algorithms("sort")``. N-D arrays sort each line along the axis (two sorts: the
-    keys, then the line numbers of the result).
+    ``scankit.algorithms("sort")``. N-D arrays sort each line along the axis with the
+    segmented sort (each line a segment); with ``algorithm`` given, by two flat sorts of that
+    algorithm (the keys, then the line numbers of the result).
     """
     a = wrap(x)
     ops = a.ops
@@ -101,7 +113,8 @@ def sort(x, axis=-1, *, descending=False, stable=True, return_indices=False, alg
         k, _ = _sort1d(a, ops.reshape(y, (rows * length,)), want_indices=False, descending=descending,
                        algorithm=algorithm)
         return ops.wrap_result(_restore(ops, k, shape, ax))
-    k, idx = _sort_lines(a, y, rows, length, descending=descending, algorithm=algorithm)
+    k, idx = _sort_lines(a, y, rows, length, descending=descending, algorithm=algorithm,
+                         want_indices=return_indices)
     k = _restore(ops, k, shape, ax)
     if return_indices:
         return ops.wrap_result(k), ops.wrap_result(_restore(ops, idx, shape, ax))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <string>
 #include <utility>
@@ -171,6 +172,48 @@ int sk_sort(const sk_sort_args* a) {
                 at(a->values_out), value_bytes, a->indices != 0, a->indices == 2, a->n,
                 a->descending != 0, name_at(a->algorithm), at(a->workspace), a->workspace_bytes,
                 static_cast<std::uintptr_t>(a->stream));
+  });
+}
+
+namespace {
+void check_rows_shape(std::int64_t rows, std::int64_t cols, const char* where) {
+  if (rows < 0 || cols < 0)
+    throw sk::invalid_argument(std::string(where) + ": rows and cols must be >= 0, not " + std::to_string(rows) +
+                               " and " + std::to_string(cols));
+  if (cols > 0 && rows > std::numeric_limits<std::int64_t>::max() / cols)
+    throw sk::invalid_argument(std::string(where) + ": rows x cols overflows 64 bits");
+}
+}  // namespace
+
+int sk_sort_rows_workspace(const sk_sort_rows_args* a, int64_t* bytes) {
+  return guarded([&] {
+    check_out(a, "the argument block", "sk_sort_rows_workspace");
+    check_out(bytes, "bytes", "sk_sort_rows_workspace");
+    check_rows_shape(a->rows, a->cols, "sort");
+    const int device = static_cast<int>(a->device);
+    *bytes = device < 0 ? 0
+                        : gpu::sort_rows_workspace(device, static_cast<int>(a->dtype), a->rows, a->cols,
+                                                   a->indices_out != 0);
+  });
+}
+
+int sk_sort_rows(const sk_sort_rows_args* a) {
+  return guarded([&] {
+    const char* where = "sort";
+    check_out(a, "the argument block", where);
+    check_rows_shape(a->rows, a->cols, where);
+    if (a->rows * a->cols > 0) {
+      check_out(at(a->keys_in), "keys", where);
+      check_out(at(a->keys_out), "sorted keys", where);
+    }
+    const int device = static_cast<int>(a->device), dtype = static_cast<int>(a->dtype);
+    auto* indices = static_cast<std::int64_t*>(at(a->indices_out));
+    if (device < 0)
+      host::sort_rows(dtype, at(a->keys_in), at(a->keys_out), indices, a->rows, a->cols, a->descending != 0);
+    else
+      gpu::sort_rows(device, dtype, at(a->keys_in), at(a->keys_out), indices, a->rows, a->cols,
+                     a->descending != 0, at(a->workspace), a->workspace_bytes,
+                     static_cast<std::uintptr_t>(a->stream));
   });
 }
 

@@ -130,6 +130,22 @@ typedef struct sk_sort_args {
 SK_API int sk_sort_workspace(const sk_sort_args* args, int64_t* bytes);
 SK_API int sk_sort(const sk_sort_args* args);
 
+/* Sorts every row of a row-major rows x cols matrix on its own (the library's segmented sort:
+ * scankit/cpu/segmented_sort.hpp, scankit/cuda/segmented_sort.hpp), stably, in the sorts'
+ * order; keys_out receives the sorted rows (it may be keys_in), indices_out (optional: 0 for
+ * none) the int64 positions within the row. Types as sk_sort's. */
+typedef struct sk_sort_rows_args {
+  int64_t device, dtype;
+  uint64_t keys_in, keys_out, indices_out;
+  int64_t rows, cols, descending;
+  uint64_t workspace;
+  int64_t workspace_bytes;
+  uint64_t stream;
+} sk_sort_rows_args;
+/* Reads device, dtype, rows, cols and indices_out (whether it is 0). */
+SK_API int sk_sort_rows_workspace(const sk_sort_rows_args* args, int64_t* bytes);
+SK_API int sk_sort_rows(const sk_sort_rows_args* args);
+
 /* ---- top-k -----------------------------------------------------------------------------
  * The k largest (largest != 0) or smallest items of every row of a row-major rows x cols
  * matrix (rows == 1: one array of cols items), with their positions within the row, sorted:

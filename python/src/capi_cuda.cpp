@@ -12,6 +12,7 @@
 #include "scankit/cuda/compact.hpp"
 #include "scankit/cuda/histogram.hpp"
 #include "scankit/cuda/scan.hpp"
+#include "scankit/cuda/segmented_sort.hpp"
 #include "scankit/cuda/sort.hpp"
 #include "scankit/cuda/topk.hpp"
 
@@ -274,6 +275,72 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
   if (half && n > 0 && !(indices && discard_keys))
     kernels::half_keys(static_cast<const std::uint16_t*>(keys_out),
                        static_cast<std::uint16_t*>(keys_out), n, mant, false, s);
+}
+
+namespace {
+/// sort_rows' workspace: the row offsets, the positions moved with the keys (with indices), then
+/// the segmented sort's own.
+std::size_t rows_offsets_bytes(std::int64_t rows) { return align256(static_cast<std::size_t>(rows + 1) * 8); }
+std::size_t rows_positions_bytes(std::int64_t n, bool indices) {
+  return indices ? align256(static_cast<std::size_t>(n) * 8) : 0;
+}
+std::size_t rows_library_bytes(int dtype, std::int64_t rows, std::int64_t cols, bool indices) {
+  std::size_t b = 0;
+  visit_sort_key(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    b = sc::segmented_sort_workspace_bytes(rows * cols, rows, sizeof(K), indices ? 8 : 0);
+  });
+  return b;
+}
+}  // namespace
+
+std::int64_t sort_rows_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols, bool indices) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "sort");
+  if (rows * cols == 0) return 0;
+  return static_cast<std::int64_t>(rows_offsets_bytes(rows) + rows_positions_bytes(rows * cols, indices) +
+                                   rows_library_bytes(dtype, rows, cols, indices));
+}
+
+void sort_rows(int device, int dtype, const void* keys_in, void* keys_out, std::int64_t* indices, std::int64_t rows,
+               std::int64_t cols, bool descending, void* ws, std::int64_t ws_bytes, std::uintptr_t stream) {
+  device_scope scope(device);
+  require_type(dtype, sort_types, "sort");
+  const std::int64_t n = rows * cols;
+  if (n == 0) return;
+  const bool want = indices != nullptr;
+  const std::size_t off_b = rows_offsets_bytes(rows), pos_b = rows_positions_bytes(n, want);
+  const std::size_t lib_b = rows_library_bytes(dtype, rows, cols, want);
+  check_workspace(ws_bytes, static_cast<std::int64_t>(off_b + pos_b + lib_b), "sort");
+  if (ws == nullptr) throw scankit::invalid_argument("sort: workspace is a null pointer");
+  const cudaStream_t s = as_stream(stream);
+  auto* offsets = static_cast<std::int64_t*>(ws);
+  auto* positions = want ? reinterpret_cast<std::int64_t*>(static_cast<char*>(ws) + off_b) : nullptr;
+  void* lib = static_cast<char*>(ws) + off_b + pos_b;
+  kernels::row_segments(offsets, positions, rows, cols, s);
+  const bool half = dtype == SK_F16 || dtype == SK_BF16;
+  const int mant = dtype == SK_F16 ? 10 : 7;
+  if (half) {  // sorted as their ordered bits in keys_out, mapped back afterwards
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_in), static_cast<std::uint16_t*>(keys_out), n, mant,
+                       true, s);
+    keys_in = keys_out;
+  }
+  scankit::sort_options opts;
+  opts.descending = descending;
+  const scankit::segment_bounds seg{scankit::segment_offsets{offsets, rows}};
+  visit_sort_key(dtype, [&](auto tag) {
+    using K = typename decltype(tag)::type;
+    const K* kin = static_cast<const K*>(keys_in);
+    K* kout = static_cast<K*>(keys_out);
+    if (want)
+      sc::segmented_sort_pairs(kin, kout, reinterpret_cast<const std::uint64_t*>(positions),
+                               reinterpret_cast<std::uint64_t*>(indices), n, seg, lib, lib_b, s, opts);
+    else
+      sc::segmented_sort_keys(kin, kout, n, seg, lib, lib_b, s, opts);
+  });
+  if (half)
+    kernels::half_keys(static_cast<const std::uint16_t*>(keys_out), static_cast<std::uint16_t*>(keys_out), n, mant,
+                       false, s);
 }
 
 std::int64_t topk_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols,

@@ -321,6 +321,9 @@ void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in,
           int value_bytes, bool indices, std::int64_t n, bool descending,
           const std::string& algorithm);
 /// sk_topk (cpu_topk.cpp): the arguments checked by sk_topk (check_topk_shape) first.
+/// sk_sort_rows on the CPU: each row sorted by the library's parallel segmented sort.
+void sort_rows(int dtype, const void* keys_in, void* keys_out, std::int64_t* indices, std::int64_t rows,
+               std::int64_t cols, bool descending);
 void topk(int dtype, const void* in, void* values, std::int64_t* indices, std::int64_t rows,
           std::int64_t cols, std::int64_t k, bool largest);
 std::int64_t select_flagged(int item_bytes, const void* in, const std::uint8_t* flags, void* out,
@@ -373,6 +376,10 @@ void sort(int device, int dtype, const void* keys_in, void* keys_out, const void
           void* values_out, int value_bytes, bool indices, bool discard_keys, std::int64_t n,
           bool descending, const std::string& algorithm, void* ws, std::int64_t ws_bytes,
           std::uintptr_t stream);
+/// sk_sort_rows_workspace and sk_sort_rows on a GPU (capi_cuda.cpp).
+std::int64_t sort_rows_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols, bool indices);
+void sort_rows(int device, int dtype, const void* keys_in, void* keys_out, std::int64_t* indices, std::int64_t rows,
+               std::int64_t cols, bool descending, void* ws, std::int64_t ws_bytes, std::uintptr_t stream);
 /// sk_topk_workspace and sk_topk (capi_cuda.cpp): the shape checked by check_topk_shape first.
 std::int64_t topk_workspace(int device, int dtype, std::int64_t rows, std::int64_t cols,
                             std::int64_t k);

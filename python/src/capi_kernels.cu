@@ -140,6 +140,24 @@ void widen_indices(const std::uint32_t* in, std::int64_t* out, std::int64_t n, c
   check_launch("index widening");
 }
 
+__global__ void row_segments_kernel(std::int64_t* offsets, std::int64_t* positions, std::int64_t rows,
+                                    std::int64_t cols) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  const std::int64_t first = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  for (std::int64_t r = first; r <= rows; r += stride) offsets[r] = r * cols;
+  if (positions)
+    for (std::int64_t i = first; i < rows * cols; i += stride) positions[i] = i % cols;
+}
+
+void row_segments(std::int64_t* offsets, std::int64_t* positions, std::int64_t rows, std::int64_t cols,
+                  cudaStream_t stream) {
+  const std::int64_t items = std::max(rows + 1, positions ? rows * cols : 0);
+  const int grid = static_cast<int>(
+      std::min<std::int64_t>(ceil_div(items, 256 * 4), std::int64_t{current_sm_count()} * 8));
+  row_segments_kernel<<<std::max(grid, 1), 256, 0, stream>>>(offsets, positions, rows, cols);
+  check_launch("row segments");
+}
+
 void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,
                const void* fill, cudaStream_t stream) {
   if (size == 0) return;

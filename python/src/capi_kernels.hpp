@@ -40,6 +40,11 @@ void half_keys(const std::uint16_t* in, std::uint16_t* out, std::int64_t n, int 
 /// out[i] = in[i] for i < n: 32-bit sort positions to the int64 indices the caller receives.
 void widen_indices(const std::uint32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t stream);
 
+/// offsets[r] = r * cols for r <= rows (the rows as CSR segments), and positions[i] = i % cols
+/// for i < rows * cols where positions is not null.
+void row_segments(std::int64_t* offsets, std::int64_t* positions, std::int64_t rows, std::int64_t cols,
+                  cudaStream_t stream);
+
 /// out[min(*d_count, size), size) = fill; item_bytes 1, 2, 4, 8 or 16.
 void fill_tail(int item_bytes, void* out, const std::int64_t* d_count, std::int64_t size,
                const void* fill, cudaStream_t stream);

@@ -31,6 +31,11 @@ void sort(int, int, const void*, void*, const void*, void*, int, bool, bool, std
           const std::string&, void*, std::int64_t, std::uintptr_t) {
   none();
 }
+std::int64_t sort_rows_workspace(int, int, std::int64_t, std::int64_t, bool) { none(); }
+void sort_rows(int, int, const void*, void*, std::int64_t*, std::int64_t, std::int64_t, bool, void*, std::int64_t,
+               std::uintptr_t) {
+  none();
+}
 std::int64_t topk_workspace(int, int, std::int64_t, std::int64_t, std::int64_t) {
   none();
 }
