@@ -168,15 +168,17 @@ spoint measure(const sspec& s, std::int64_t n, const layout& lay, [[maybe_unused
       try {
         std::function<void()> call;
         std::size_t wb = 0;
-        if (r == "scankit") {
-          wb = cuda::segmented_sort_workspace_bytes(n, count, sizeof(K), vb);
+        if (r == "scankit" || r == "scankit-two-sort") {
+          const cuda::segmented_sort_config cfg{r == "scankit" ? cuda::segmented_sort_path::automatic
+                                                               : cuda::segmented_sort_path::two_sort};
+          wb = cuda::segmented_sort_workspace_bytes(n, count, sizeof(K), vb, cfg);
           ws.reserve(std::max<std::size_t>(wb, 1));
-          call = [&, wb] {
+          call = [&, wb, cfg] {
             if constexpr (pairs)
               cuda::segmented_sort_pairs(kin.as<K>(), kout.as<K>(), vin.as<V>(), vout.as<V>(), n, d_seg, ws.data(), wb,
-                                         st, opts);
+                                         st, opts, cfg);
             else
-              cuda::segmented_sort_keys(kin.as<K>(), kout.as<K>(), n, d_seg, ws.data(), wb, st, opts);
+              cuda::segmented_sort_keys(kin.as<K>(), kout.as<K>(), n, d_seg, ws.data(), wb, st, opts, cfg);
           };
         } else if (r == "flat") {
           wb = cuda::sort_workspace_bytes(n, sizeof(K), vb);
@@ -421,10 +423,12 @@ void verify_typed(std::mt19937_64& g, const std::string& type, const std::vector
       if (r == "cpu-parallel") {
         if constexpr (pairs) cpu::segmented_sort_pairs(k.data(), v.data(), n, seg, opts);
         else cpu::segmented_sort_keys(k.data(), n, seg, opts);
-      } else if (r == "scankit") {
+      } else if (r == "scankit" || r == "scankit-two-sort") {
 #ifdef SCANKIT_HAS_CUDA
-        if constexpr (pairs) cuda::segmented_sort_pairs<K, V>(std::span<K>(k), std::span<V>(v), seg, opts);
-        else cuda::segmented_sort_keys<K>(std::span<K>(k), seg, opts);
+        const cuda::segmented_sort_config cfg{r == "scankit" ? cuda::segmented_sort_path::automatic
+                                                             : cuda::segmented_sort_path::two_sort};
+        if constexpr (pairs) cuda::segmented_sort_pairs<K, V>(std::span<K>(k), std::span<V>(v), seg, opts, cfg);
+        else cuda::segmented_sort_keys<K>(std::span<K>(k), seg, opts, cfg);
 #endif
       } else {
         continue;
