@@ -4,6 +4,10 @@
 // result is known without a sort: the planted keys by value (the equal pair by position), then
 // the first positions holding 199. Both one-array paths; the sampled one finds far more ties at
 // its threshold than its buffer holds and falls back to the select over the whole input.
+// The segmented sort past 2^31 keys: the same keys cut into one segment of 2^30 keys (merge
+// rounds up to its length), segments of 3,000 (one round each) and of 100 (shared memory
+// only); each sorted segment must be non-decreasing and hold the counts of every key its input
+// held (counted on the host, segment by segment).
 // Skips without a GPU or without the memory.
 #include <cuda_runtime.h>
 
@@ -12,6 +16,7 @@
 #include <vector>
 
 #include "common/cuda_test_util.hpp"
+#include "scankit/cuda/segmented_sort.hpp"
 #include "scankit/cuda/topk.hpp"
 
 namespace {
@@ -72,6 +77,41 @@ TEST(CudaTopkLarge, LargestMoreThan2Pow31) {
     ck(cudaMemcpy(got_v.data(), vals.p, k, cudaMemcpyDeviceToHost));
     EXPECT_EQ(got, want) << "path " << name(path);
     for (i64 j = 0; j < k; ++j) EXPECT_EQ(got_v[j], value_at(want[j])) << "path " << name(path) << ", " << j;
+  }
+}
+
+TEST(CudaSegmentedSortLarge, KeysMoreThan2Pow31) {
+  SKIP_WITHOUT_GPU();
+  std::vector<i64> off{0, i64{1} << 30};
+  while (off.back() + 3000 <= (i64{1} << 31)) off.push_back(off.back() + 3000);
+  while (off.back() < n) off.push_back(std::min(off.back() + 100, n));
+  const i64 count = static_cast<i64>(off.size()) - 1;
+  const std::size_t ws_bytes = skc::segmented_sort_workspace_bytes(n, count, 1);
+  std::size_t free_bytes = 0, total = 0;
+  ck(cudaMemGetInfo(&free_bytes, &total));
+  if (free_bytes < 2 * static_cast<std::size_t>(n) + ws_bytes + (std::size_t{1} << 28)) GTEST_SKIP() << "not enough device memory";
+  device_buffer in, out, d_off, ws;
+  in.reserve(static_cast<std::size_t>(n)), out.reserve(static_cast<std::size_t>(n));
+  d_off.reserve(off.size() * 8), ws.reserve(ws_bytes);
+  fill<<<4096, 256>>>(in.as<std::uint8_t>(), n);
+  ck(cudaGetLastError());
+  ck(cudaMemcpy(d_off.p, off.data(), off.size() * 8, cudaMemcpyHostToDevice));
+  const scankit::segment_bounds seg{scankit::segment_offsets{d_off.as<i64>(), count}};
+  skc::segmented_sort_keys(in.as<std::uint8_t>(), out.as<std::uint8_t>(), n, seg, ws.p, ws_bytes, nullptr);
+  std::vector<std::uint8_t> got(static_cast<std::size_t>(n));
+  ck(cudaMemcpy(got.data(), out.p, got.size(), cudaMemcpyDeviceToHost));
+  i64 bad = 0;
+  for (i64 s = 0; s < count && bad < 5; ++s) {
+    i64 counts[256] = {};
+    for (i64 i = off[s]; i < off[s + 1]; ++i) ++counts[value_at(i)];
+    for (i64 i = off[s]; i < off[s + 1]; ++i) {
+      const std::uint8_t v = got[static_cast<std::size_t>(i)];
+      if (--counts[v] < 0 || (i > off[s] && v < got[static_cast<std::size_t>(i - 1)])) {
+        ADD_FAILURE() << "segment " << s << " [" << off[s] << ", " << off[s + 1] << ") is wrong at " << i;
+        ++bad;
+        break;
+      }
+    }
   }
 }
 
