@@ -30,7 +30,7 @@ using i64 = std::int64_t;
 /// The k tried for n keys (fewer under the sanitizers, which run every launch far slower).
 std::vector<i64> ks(i64 n) {
   std::set<i64> s;
-  const std::vector<i64> all{1, 2, 8, 1024, n / 3, n - 1, n}, few{1, 8, n / 3, n};
+  const std::vector<i64> all{1, 2, 8, 32, 1024, n / 3, n - 1, n}, few{1, 8, n / 3, n};
   for (const i64 k : sanitize_tier() ? few : all)
     if (k >= 1 && k <= n) s.insert(k);
   return {s.begin(), s.end()};
@@ -78,7 +78,7 @@ TYPED_TEST(CudaTopk, OneArrayEveryPathMatchesTheReference) {
 
 TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
   using K = TypeParam;
-  for (const i64 n : {i64{1}, i64{5000}, i64{70001}}) {
+  for (const i64 n : {i64{1}, i64{1000}, i64{5000}, i64{70001}}) {
     for (const auto d : {segment_dist::uniform, segment_dist::powerlaw, segment_dist::single}) {
       const auto off = make_offsets(d, n, 40.0, rng());
       const auto gaps = gapped_bounds(off, rng());
@@ -90,7 +90,8 @@ TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
         const auto in = make_keys<K>(n, key_pattern::few_distinct);
         for (const i64 k : {i64{1}, std::min<i64>(shortest, 3), shortest}) {
           if (k < 1 || k > shortest) continue;
-          for (const auto path : {skc::topk_path::automatic, skc::topk_path::sort}) {
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::block, skc::topk_path::warp,
+                                  skc::topk_path::sort}) {
             for (const bool largest : {true, false}) {
               const auto outs = static_cast<std::size_t>(seg.count * k);
               std::vector<K> want_v(outs), got_v;
@@ -107,10 +108,10 @@ TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
       }
     }
   }
-  // Rows: the block path (segments held in shared memory or read per digit) and, for k above
-  // topk_block_max_k, the sort path.
-  std::vector<std::pair<i64, i64>> shapes{{1, 1}, {700, 37}, {2, 20000}};
-  if (!sanitize_tier()) shapes.insert(shapes.end(), {{3, 1000}, {5, 3000}});
+  // Rows: the warp path (up to 256 and up to 1,024 keys), the block path (segments held in
+  // shared memory or read per digit) and, for k above topk_block_max_k, the sort path.
+  std::vector<std::pair<i64, i64>> shapes{{1, 1}, {700, 37}, {2, 20000}, {40, 256}};
+  if (!sanitize_tier()) shapes.insert(shapes.end(), {{3, 1000}, {5, 3000}, {9, 1024}, {4, 1025}});
   for (const auto& [rows, cols] : shapes) {
     for (const auto p : {key_pattern::random, key_pattern::few_distinct}) {
       const auto in = make_keys<K>(rows * cols, p);
@@ -124,9 +125,12 @@ TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
           std::vector<i64> want_i(outs), got_i;
           cpu::segmented_topk_serial(in.data(), rows * cols, seg, k, want_v.data(), want_i.data(),
                                      cpu::topk_options{largest});
-          skc::topk_rows(std::span<const K>(in), rows, cols, k, got_v, got_i, skc::topk_options{largest});
-          ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k;
-          ASSERT_TRUE(bitwise_equal(want_v, got_v));
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::warp, skc::topk_path::block}) {
+            skc::topk_rows(std::span<const K>(in), rows, cols, k, got_v, got_i, skc::topk_options{largest},
+                           skc::topk_config{path});
+            ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k << ", path " << name(path);
+            ASSERT_TRUE(bitwise_equal(want_v, got_v));
+          }
         }
       }
     }
@@ -147,6 +151,8 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
   EXPECT_EQ(skc::plan_topk(1 << 20, 2000, 4, 64), skc::topk_path::sort);
+  EXPECT_EQ(skc::plan_topk(1000, 8, 4, 10), skc::topk_path::warp);
+  EXPECT_EQ(skc::plan_topk(1000, 33, 4, 10), skc::topk_path::block);
 }
 
 // No call copies to the host or allocates, so a stream capture of one array's top-k (the

@@ -50,12 +50,16 @@ struct topk_options {
 ///   block    segments and rows: one block per segment selects in shared memory (k up to
 ///            topk_block_max_k, else sort)
 ///   sort     segments and rows: a segmented sort of (rank, position), sliced at k
-/// A forced path that does not apply (sampled for segments, block above its k) runs the
+///   warp     segments and rows of at most 1,024 keys, k up to 32: one warp per segment holds
+///            it in registers and takes the k best one by one (automatic picks it for rows
+///            that fit; bounds in device memory only where n itself fits)
+/// A forced path that does not apply (sampled for segments, block above its k, warp above its
+/// length or k) runs the
 /// automatic choice; plan_topk reports what runs.
-enum class topk_path { automatic, sampled, radix, block, sort };
+enum class topk_path { automatic, sampled, radix, block, sort, warp };
 
 inline constexpr std::array all_topk_paths{topk_path::automatic, topk_path::sampled, topk_path::radix,
-                                           topk_path::block, topk_path::sort};
+                                           topk_path::block, topk_path::sort, topk_path::warp};
 
 constexpr std::string_view name(topk_path p) {
   switch (p) {
@@ -64,6 +68,7 @@ constexpr std::string_view name(topk_path p) {
     case topk_path::radix: return "radix";
     case topk_path::block: return "block";
     case topk_path::sort: return "sort";
+    case topk_path::warp: return "warp";
   }
   return "?";
 }

@@ -17,7 +17,7 @@ std::vector<std::string> topk_row_names() {
   for (auto& r : topk_cpu_row_names()) all.push_back(r);
   return all;
 }
-std::vector<std::string> topk_path_names() { return {"auto", "sampled", "radix", "block", "sort"}; }
+std::vector<std::string> topk_path_names() { return {"auto", "sampled", "radix", "block", "sort", "warp"}; }
 std::vector<std::string> topk_type_names() { return {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"}; }
 
 }  // namespace scankit::tools

@@ -13,6 +13,7 @@
 #include "scankit/cuda/detail/topk/kernels.cuh"
 #include "scankit/cuda/detail/topk/plan.hpp"
 #include "scankit/cuda/detail/topk/sort_path.cuh"
+#include "scankit/cuda/detail/topk/warp_select.cuh"
 #include "scankit/cuda/sort.hpp"
 
 namespace scankit::cuda::detail::topk {
@@ -120,6 +121,20 @@ inline block_shape block_shape_for(std::int64_t k, std::int64_t longest, std::si
   b.shared_keys = static_cast<int>(longest < 0 ? most : longest <= most ? longest : 0);
   b.shared_bytes = block_shared_bytes(b.padded_k, b.shared_keys, key_bytes);
   return b;
+}
+
+template <class K>
+void run_warp(const K* in, segments_of seg, std::int64_t count, std::int64_t longest, std::int64_t k, bool largest,
+              K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
+  constexpr int warps_per_block = warp_path_threads / 32;
+  const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(
+      (count + warps_per_block - 1) / warps_per_block, 1, std::int64_t{std::max(1, d.sm_count)} * 64));
+  // Rows of up to 256 keys hold 8 per lane; longer ones (and unknown lengths) 32.
+  if (longest >= 0 && longest <= 256)
+    warp_select<K, 8><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);
+  else
+    warp_select<K, warp_max_items><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::topk warp_select");
 }
 
 template <class K>

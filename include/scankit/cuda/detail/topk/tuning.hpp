@@ -18,6 +18,12 @@ inline constexpr int block_digit_bits = 8;
 inline constexpr int pass_threads = 256;
 inline constexpr int block_path_threads = 1 << block_digit_bits;
 
+/// The warp path: one warp per segment of at most warp_max_items * 32 keys, held in registers
+/// (32 orders of 8 or 12 bytes per lane), for k up to warp_max_k (one winner per lane).
+inline constexpr int warp_path_threads = 256;
+inline constexpr int warp_max_items = 32;
+inline constexpr int warp_max_k = 32;
+
 /// One row of the tuning table.
 struct tuning {
   int pass_blocks_per_sm;      // resident blocks the passes' grids are sized for
