@@ -12,7 +12,6 @@
 #include "capi_internal.hpp"
 #include "half_keys.hpp"
 #include "scankit/cpu/scan.hpp"
-#include "scankit/cpu/segmented_sort.hpp"
 #include "scankit/cpu/sort.hpp"
 
 namespace scankit::capi::host {
@@ -113,49 +112,6 @@ void sort(int dtype, const void* keys_in, void* keys_out, const void* values_in,
     cpu_sort_typed(static_cast<const K*>(keys_in), static_cast<K*>(keys_out), values_in,
                    values_out, value_bytes, indices, n, opts, serial);
   });
-}
-
-void sort_rows(int dtype, const void* keys_in, void* keys_out, std::int64_t* indices, std::int64_t rows,
-               std::int64_t cols, bool descending) {
-  require_type(dtype, sort_types, "sort");
-  const std::int64_t n = rows * cols;
-  if (n == 0) return;
-  std::vector<std::int64_t> offsets(static_cast<std::size_t>(rows) + 1);
-  for (std::int64_t r = 0; r <= rows; ++r) offsets[static_cast<std::size_t>(r)] = r * cols;
-  const segment_bounds seg{segment_offsets{offsets.data(), rows}};
-  sort_options opts;
-  opts.descending = descending;
-  const bool half = dtype == SK_F16 || dtype == SK_BF16;
-  const int mant = dtype == SK_F16 ? 10 : 7;
-  auto run_typed = [&](auto tag) {
-    using K = typename decltype(tag)::type;
-    K* k = static_cast<K*>(keys_out);
-    if (half) {  // the keys mapped to ordered uint16 on their way into the output
-      const auto* in = static_cast<const std::uint16_t*>(keys_in);
-      auto* h = static_cast<std::uint16_t*>(keys_out);
-      parallel_range(n, [&](std::int64_t b, std::int64_t e) {
-        for (std::int64_t i = b; i < e; ++i) h[i] = half_to_ordered(in[i], mant);
-      });
-    } else {
-      copy_bytes(k, keys_in, n * static_cast<std::int64_t>(sizeof(K)));
-    }
-    if (indices) {
-      parallel_range(n, [&](std::int64_t b, std::int64_t e) {
-        for (std::int64_t i = b; i < e; ++i) indices[i] = i % cols;
-      });
-      cpu::segmented_sort_pairs(k, indices, n, seg, opts);
-    } else {
-      cpu::segmented_sort_keys(k, n, seg, opts);
-    }
-    if (half) {
-      auto* h = static_cast<std::uint16_t*>(keys_out);
-      parallel_range(n, [&](std::int64_t b, std::int64_t e) {
-        for (std::int64_t i = b; i < e; ++i) h[i] = half_from_ordered(h[i], mant);
-      });
-    }
-  };
-  if (half) run_typed(std::type_identity<std::uint16_t>{});
-  else visit_number(dtype, [&](auto tag) { run_typed(tag); });
 }
 
 }  // namespace scankit::capi::host
