@@ -64,7 +64,8 @@ void topk_device(const topk_request& r) {
   }
   const tk::segments_of seg{rows ? nullptr : r.seg.begin, rows ? nullptr : r.seg.end, r.cols};
   if (p.path == topk_path::warp) {
-    tk::run_warp(in, seg, count, rows ? r.cols : -1, r.k, r.options.largest, values, r.indices, d, r.stream);
+    // Bounds: no segment is longer than n, which the plan checked against the warp's reach.
+    tk::run_warp(in, seg, count, rows ? r.cols : r.n, r.k, r.options.largest, values, r.indices, d, r.stream);
   } else if (p.path == topk_path::block) {
     tk::run_block(in, seg, count, rows ? r.cols : -1, r.k, r.options.largest, values, r.indices, d, r.stream);
   } else {

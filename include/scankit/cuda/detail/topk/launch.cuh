@@ -129,8 +129,8 @@ void run_warp(const K* in, segments_of seg, std::int64_t count, std::int64_t lon
   constexpr int warps_per_block = warp_path_threads / 32;
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(
       (count + warps_per_block - 1) / warps_per_block, 1, std::int64_t{std::max(1, d.sm_count)} * 64));
-  // Rows of up to 256 keys hold 8 per lane; longer ones (and unknown lengths) 32.
-  if (longest >= 0 && longest <= 256)
+  // Segments of up to 256 keys hold 8 per lane; longer ones 32.
+  if (longest <= 256)
     warp_select<K, 8><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);
   else
     warp_select<K, warp_max_items><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);

@@ -17,6 +17,8 @@
 
 namespace scankit::cuda::detail::topk {
 
+using segmented_sort::segments_of;
+
 /// A key's order in the warp path: its rank, then its position in the segment. Keys of up to
 /// 4 bytes pack both into one word; 8-byte keys carry the position beside the rank.
 template <class K, bool Packed = (sizeof(K) <= 4)>
