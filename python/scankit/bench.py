@@ -168,6 +168,34 @@ def gpu_rows(log2n, reps):
     _row(rows, f"sort int32 2^{log2n} values + int64 indices", timer(lambda: scankit.sort(x, return_indices=True), reps),
          [("torch.sort", _try(lambda: timer_t(lambda: torch.sort(xt, stable=True), reps)) if xt is not None else None)])
     del xt, xc, x
+    # sorts of rows (the segmented sort) and top-k, float32, the shapes that fit n
+    a = rng.random(n, dtype=np.float32)
+    xt, xc = T(a), C(a)
+    timer = timer_t or timer_c
+    for r, c in ((1 << 16, 256), (1 << 12, 1 << 14), (64, 1 << 20)):
+        if r * c > n:
+            continue
+        yt = xt[: r * c].reshape(r, c) if xt is not None else None
+        yc = xc[: r * c].reshape(r, c) if xc is not None else None
+        y = yt if yt is not None else yc
+        _row(rows, f"sort rows float32 {r}x{c} + int64 indices", timer(lambda: scankit.sort(y, return_indices=True), reps),
+             [("torch.sort(dim=-1)", _try(lambda: timer_t(lambda: torch.sort(yt, dim=-1), reps)) if yt is not None else None),
+              ("cupy.argsort(axis=-1)", _try(lambda: timer_c(lambda: cp.argsort(yc, axis=-1), reps)) if yc is not None else None)])
+        del yt, yc, y
+    x = xt if xt is not None else xc
+    for k in (8, 1024, 1 << 20):
+        if k <= n:
+            _row(rows, f"topk float32 2^{log2n}, k = {k}", timer(lambda: scankit.topk(x, k), reps),
+                 [("torch.topk", _try(lambda: timer_t(lambda: torch.topk(xt, k), reps)) if xt is not None else None)])
+    for r, c, k in ((256, 1 << 17, 50), (1 << 16, 256, 8), (1 << 12, 1 << 14, 1024), (64, 1 << 20, 1024)):
+        if r * c > n:
+            continue
+        yt = xt[: r * c].reshape(r, c) if xt is not None else None
+        y = yt if yt is not None else xc[: r * c].reshape(r, c)
+        _row(rows, f"topk rows float32 {r}x{c}, k = {k}", timer(lambda: scankit.topk(y, k), reps),
+             [("torch.topk(dim=-1)", _try(lambda: timer_t(lambda: torch.topk(yt, k, dim=-1), reps)) if yt is not None else None)])
+        del yt, y
+    del xt, xc, x
     # select 50%
     a = rng.integers(0, 1 << 30, n).astype(np.int32)
     m = rng.random(n) < 0.5
