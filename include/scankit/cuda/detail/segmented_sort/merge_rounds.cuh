@@ -30,9 +30,9 @@ namespace scankit::cuda::detail::segmented_sort {
 
 /// The long segments' merge tiles, in device memory.
 struct long_tiles {
-  const std::int64_t* first;   // per segment: its first tile (exclusive scan of the counts)
-  const std::int64_t* total;   // the number of tiles
-  const std::int64_t* longest; // the longest segment's length (0 when none is longer than a piece)
+  const std::int64_t* first;    // per segment: its first tile (exclusive scan of the counts)
+  const std::int64_t* total;    // the number of tiles
+  const std::int64_t* longest;  // the longest segment's length (0 when none is longer than a piece)
 };
 
 __device__ __forceinline__ std::int64_t tiles_of(std::int64_t len) {
