@@ -27,20 +27,14 @@
 #include "scankit/cuda/detail/merge/merge_path.cuh"  // merge_path_split
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
 #include "scankit/cuda/detail/segmented_sort/tuning.hpp"
+#include "scankit/cuda/detail/warp/scan.cuh"
 #include "scankit/sort_traits.hpp"
 
 namespace scankit::cuda::detail::segmented_sort {
 
-/// The sorts' order on keys of type K: their rank bits (bit range, direction).
+/// The sorts' order on keys of type K (bit range, direction).
 template <class K>
-struct rank_less {
-  int begin_bit, end_bit;
-  bool descending;
-  __device__ __forceinline__ auto rank(K k) const {
-    return scankit::detail::sort_rank_bits(k, begin_bit, end_bit, descending);
-  }
-  __device__ __forceinline__ bool operator()(K a, K b) const { return rank(a) < rank(b); }
-};
+using rank_less = scankit::detail::sort_key_less<K>;
 
 /// The first segment whose end is past x (ends never decrease), or `count`.
 __device__ __forceinline__ std::int64_t first_ending_after(const segments_of& seg, std::int64_t count,
@@ -132,14 +126,9 @@ __global__ void __launch_bounds__(bin_threads)
       run = i < size && tag[i] > run ? tag[i] : run;
       mark[j] = run;
     }
-    unsigned inclusive = run;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned v = __shfl_up_sync(0xffffffffu, inclusive, o);
-      if ((t & 31) >= o && v > inclusive) inclusive = v;
-    }
+    const unsigned inclusive = warp_inclusive_scan(run, [](unsigned a, unsigned b) { return a > b ? a : b; });
     if ((t & 31) == 31) warp_max[t / 32] = inclusive;
-    unsigned before = __shfl_up_sync(0xffffffffu, inclusive, 1);
+    unsigned before = shfl_up(inclusive, 1u);
     if ((t & 31) == 0) before = 0;
     __syncthreads();
     for (int w = 0; w < t / 32; ++w) before = warp_max[w] > before ? warp_max[w] : before;

@@ -4,7 +4,7 @@
 //
 //   phase 1  load: lane l holds the segment's keys l, l + 32, ... as orders (rank, position),
 //            smaller first; and its own best
-//   phase 2  k rounds: a butterfly over the lanes finds the warp's best order; the lane that
+//   phase 2  k rounds: a reduction over the lanes finds the warp's best order; the lane that
 //            holds it drops it and finds its next best; lane r keeps round r's winner
 //   phase 3  lane r < k writes winner r: the results come out in order, ties by position
 #pragma once
@@ -14,6 +14,7 @@
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"  // segments_of
 #include "scankit/cuda/detail/topk/kernels.cuh"            // rank_of
 #include "scankit/cuda/detail/topk/tuning.hpp"
+#include "scankit/cuda/detail/warp/scan.cuh"
 
 namespace scankit::cuda::detail::topk {
 
@@ -29,7 +30,6 @@ struct order {
   __device__ static order none() { return {none_word}; }
   __device__ unsigned pos() const { return static_cast<unsigned>(word); }
   __device__ bool before(const order& o) const { return word < o.word; }
-  __device__ order shuffled(int mask) const { return {__shfl_xor_sync(0xffffffffu, word, mask)}; }
 };
 template <class K>
 struct order<K, false> {
@@ -39,9 +39,6 @@ struct order<K, false> {
   __device__ static order none() { return {~u64{0}, ~0u}; }
   __device__ unsigned pos() const { return p; }
   __device__ bool before(const order& o) const { return rank < o.rank || (rank == o.rank && p < o.p); }
-  __device__ order shuffled(int mask) const {
-    return {__shfl_xor_sync(0xffffffffu, rank, mask), __shfl_xor_sync(0xffffffffu, p, mask)};
-  }
 };
 
 template <class K, int Items>
@@ -75,12 +72,7 @@ __global__ void __launch_bounds__(warp_path_threads)
 
     // ---- phase 2: k rounds ----
     for (int r = 0; r < k; ++r) {
-      O w = best;
-#pragma unroll
-      for (int m = 16; m > 0; m >>= 1) {
-        const O o = w.shuffled(m);
-        if (o.before(w)) w = o;
-      }
+      const O w = warp_reduce(best, [](const O& a, const O& b) { return b.before(a) ? b : a; });
       if (lane == r) mine = w;
       const unsigned p = w.pos();
       if (static_cast<int>(p & 31u) == lane) {
