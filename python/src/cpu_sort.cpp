@@ -1,6 +1,4 @@
 // The C ABI's CPU sorts (the library's parallel radix sort, or its serial reference).
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 
 #include "capi_internal.hpp"
 #include "half_keys.hpp"
+#include "parallel_range.hpp"
 #include "scankit/cpu/scan.hpp"
 #include "scankit/cpu/sort.hpp"
 
@@ -23,12 +22,6 @@ void copy_bytes(void* dst, const void* src, std::int64_t bytes) {
     cpu::parallel_copy(dst, src, bytes);
   else
     std::memcpy(dst, src, static_cast<std::size_t>(bytes));
-}
-
-template <class F>
-void parallel_range(std::int64_t n, F&& f) {
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
-                    [&](const tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
 }
 
 /// Sorts keys_in (and values) into keys: out of place where the sort can read the input

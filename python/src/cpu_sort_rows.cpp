@@ -1,26 +1,15 @@
 // The C ABI's CPU sort of every row of a matrix: the library's parallel segmented sort, one
 // segment per row (its own file: the instantiations for every key type are a long compile).
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <type_traits>
 #include <vector>
 
 #include "capi_internal.hpp"
 #include "half_keys.hpp"
+#include "parallel_range.hpp"
 #include "scankit/cpu/segmented_sort.hpp"
 #include "scankit/sort_traits.hpp"
 
 namespace scankit::capi::host {
-namespace {
-
-template <class F>
-void parallel_range(std::int64_t n, F&& f) {
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
-                    [&](const tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
-}
-
-}  // namespace
 
 void sort_rows(int dtype, const void* keys_in, void* keys_out, std::int64_t* indices, std::int64_t rows,
                std::int64_t cols, bool descending) {

@@ -1,23 +1,16 @@
 // The C ABI's CPU top-k: scankit::cpu::topk for one row (the pool selects in one large array),
 // scankit::cpu::topk_rows for several (the rows spread over the pool).
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "capi_internal.hpp"
 #include "half_keys.hpp"
+#include "parallel_range.hpp"
 #include "scankit/cpu/topk.hpp"
 
 namespace scankit::capi::host {
 namespace {
-
-template <class F>
-void parallel_range(std::int64_t n, F&& f) {
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
-                    [&](const tbb::blocked_range<std::int64_t>& r) { f(r.begin(), r.end()); });
-}
 
 template <class K>
 void topk_typed(const K* in, K* values, std::int64_t* indices, std::int64_t rows, std::int64_t cols,
