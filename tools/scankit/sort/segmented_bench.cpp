@@ -122,6 +122,13 @@ std::string compare(const std::vector<K>& k, const std::vector<V>& v, const std:
   return "";
 }
 
+#ifdef SCANKIT_HAS_CUDA
+/// The GPU segmented sort's config of a row: scankit (the automatic path) or scankit-two-sort.
+cuda::segmented_sort_config gpu_config(const std::string& row) {
+  return {row == "scankit-two-sort" ? cuda::segmented_sort_path::two_sort : cuda::segmented_sort_path::automatic};
+}
+#endif
+
 void record(srow& r, const std::string& failure) {
   r.message = failure;
   r.check = failure.empty() ? check_pass : check_fail;
@@ -169,8 +176,7 @@ spoint measure(const sspec& s, std::int64_t n, const layout& lay, [[maybe_unused
         std::function<void()> call;
         std::size_t wb = 0;
         if (r == "scankit" || r == "scankit-two-sort") {
-          const cuda::segmented_sort_config cfg{r == "scankit" ? cuda::segmented_sort_path::automatic
-                                                               : cuda::segmented_sort_path::two_sort};
+          const cuda::segmented_sort_config cfg = gpu_config(r);
           wb = cuda::segmented_sort_workspace_bytes(n, count, sizeof(K), vb, cfg);
           ws.reserve(std::max<std::size_t>(wb, 1));
           call = [&, wb, cfg] {
@@ -425,8 +431,7 @@ void verify_typed(std::mt19937_64& g, const std::string& type, const std::vector
         else cpu::segmented_sort_keys(k.data(), n, seg, opts);
       } else if (r == "scankit" || r == "scankit-two-sort") {
 #ifdef SCANKIT_HAS_CUDA
-        const cuda::segmented_sort_config cfg{r == "scankit" ? cuda::segmented_sort_path::automatic
-                                                             : cuda::segmented_sort_path::two_sort};
+        const cuda::segmented_sort_config cfg = gpu_config(r);
         if constexpr (pairs) cuda::segmented_sort_pairs<K, V>(std::span<K>(k), std::span<V>(v), seg, opts, cfg);
         else cuda::segmented_sort_keys<K>(std::span<K>(k), seg, opts, cfg);
 #endif
