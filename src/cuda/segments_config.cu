@@ -16,11 +16,8 @@ namespace scankit::cuda {
 std::size_t segments_workspace_bytes(std::int64_t n, std::int64_t n_segments, std::size_t value_bytes,
                                      const segments_config& cfg) {
   namespace ds = detail::segments;
-  // The largest plan of the call: bounds-described segments add their ends to the work.
-  const ds::plan p = ds::make_plan(ds::operation::reduce, n, n_segments, value_bytes,
-                                   segments_config{segments_algorithm::merge_path}, detail::current_device_info());
-  (void)cfg;
-  return p.workspace;
+  (void)ds::make_plan(ds::operation::reduce, n, n_segments, value_bytes, cfg, detail::current_device_info());  // checks cfg
+  return ds::workspace_for_any(n, n_segments, value_bytes, detail::current_device_info());
 }
 
 namespace {

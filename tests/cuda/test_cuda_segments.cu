@@ -1,5 +1,5 @@
 // GoogleTest suite of the CUDA segmented operations (scankit/cuda/segments.hpp): segmented
-// reduce (CSR offsets, begin/end bounds with gaps, both algorithms), segmented scans by offsets
+// reduce (CSR offsets, begin/end bounds with gaps, every algorithm, misaligned input), segmented scans by offsets
 // and by flags, scan_by_key and reduce_by_key, over every segment-length distribution of
 // segments_reference.hpp, every element type with sum, product, min and max, a non-commutative
 // monoid, sizes across tile edges, the same bits run to run, the host containers, and bad
@@ -70,8 +70,9 @@ class CudaSegments : public cuda_stream_test<int> {
     const T* d_in = up(in_, in);
     const std::int64_t* d_off = up(off_, off);
     std::size_t bytes = 0;
-    // Segmented reduce, both algorithms.
-    for (auto algo : {skc::segments_algorithm::automatic, skc::segments_algorithm::block_per_segment}) {
+    // Segmented reduce, every algorithm.
+    for (auto algo : {skc::segments_algorithm::automatic, skc::segments_algorithm::two_pass,
+                      skc::segments_algorithm::merge_path, skc::segments_algorithm::block_per_segment}) {
       const skc::segments_config cfg{algo};
       void* ws = workspace(n, count, sizeof(T), bytes, cfg);
       T* d_out = poisoned<T>(out_, static_cast<std::size_t>(count));
@@ -204,7 +205,8 @@ TEST_F(CudaSegments, BoundsWithGaps) {
   const float* d_in = up(in_, in);
   const std::int64_t* d_b = up(off_, b);
   const std::int64_t* d_e = up(keys_, e);
-  for (auto algo : {skc::segments_algorithm::merge_path, skc::segments_algorithm::block_per_segment}) {
+  for (auto algo : {skc::segments_algorithm::two_pass, skc::segments_algorithm::merge_path,
+                    skc::segments_algorithm::block_per_segment}) {
     const skc::segments_config cfg{algo};
     std::size_t bytes = 0;
     void* ws = workspace(n, count, sizeof(float), bytes, cfg);
@@ -213,6 +215,30 @@ TEST_F(CudaSegments, BoundsWithGaps) {
     ASSERT_TRUE(check_segmented_reduce(in, b, e, down(d_out, b.size()), sk::sum<float>{}, -7.0f));
     skc::check_segments(sk::segment_bounds{d_b, d_e, count}, n, stream_);  // valid: no throw
   }
+}
+
+TEST_F(CudaSegments, ReduceOfAMisalignedInput) {
+  // Input pointers that are not 16-byte aligned: the tiles' vectors start before their items.
+  for (std::int64_t shift : {1, 2, 3})
+    for (std::int64_t n : {std::int64_t{2}, tile4 - 3, tile4 * 2 + 1, std::int64_t{100003}}) {
+      const auto all = random_values<float>(n + shift, "sum");
+      const std::vector<float> in(all.begin() + shift, all.end());
+      const auto off = make_offsets(segment_dist::powerlaw, n, 40.0, rng());
+      const auto count = static_cast<std::int64_t>(off.size()) - 1;
+      const float* d_in = up(in_, all) + shift;
+      const std::int64_t* d_off = up(off_, off);
+      const std::vector<std::int64_t> b(off.begin(), off.end() - 1), e(off.begin() + 1, off.end());
+      for (auto algo : {skc::segments_algorithm::two_pass, skc::segments_algorithm::merge_path}) {
+        const skc::segments_config cfg{algo};
+        std::size_t bytes = 0;
+        void* ws = workspace(n, count, sizeof(float), bytes, cfg);
+        float* d_out = poisoned<float>(out_, static_cast<std::size_t>(count));
+        skc::segmented_reduce(d_in, n, sk::segment_offsets{d_off, count}, sk::sum<float>{}, 0.0f, d_out, ws, bytes,
+                              stream_, cfg);
+        ASSERT_TRUE(check_segmented_reduce(in, b, e, down(d_out, b.size()), sk::sum<float>{}, 0.0f))
+            << "shift " << shift << " n " << n << " algo " << int(algo);
+      }
+    }
 }
 
 TEST_F(CudaSegments, SameBitsEveryRun) {

@@ -29,18 +29,20 @@ TEST(CudaSegmentsPlan, TilesCoverTheWorkAndTheWorkspaceHoldsThem) {
                          std::to_string(segments));
             const ds::plan p = ds::make_plan(what, n, segments, bytes, {}, dev.info);
             EXPECT_FALSE(p.block_per_segment);
-            EXPECT_EQ(p.tile_work, std::int64_t{ds::block_threads} * ds::row_items_for(bytes));
+            EXPECT_EQ(p.two_pass, what == ds::operation::reduce);  // the reduction's default
+            const std::int64_t vector = 16 % bytes == 0 ? static_cast<std::int64_t>(16 / bytes) : 1;
+            EXPECT_EQ(p.tile_work, std::int64_t{ds::block_threads} * ds::row_items_for(bytes) - (p.two_pass ? vector : 0));
             EXPECT_EQ(p.row_items * static_cast<int>(bytes) <= ds::row_bytes || p.row_items == 1, true);
             const bool bounds = what == ds::operation::reduce || what == ds::operation::scan_offsets;
             EXPECT_EQ(p.partition, bounds);
             const std::int64_t work = n + (bounds ? segments : 0);
             EXPECT_GE(p.tiles * p.tile_work, work);
             if (p.tiles > 0) EXPECT_LT((p.tiles - 1) * p.tile_work, work);
-            // The public workspace query covers every operation's plan.
-            const ds::plan widest = ds::make_plan(ds::operation::reduce, n, segments, bytes,
-                                                  skc::segments_config{skc::segments_algorithm::merge_path}, dev.info);
-            if (bounds) EXPECT_EQ(p.workspace, widest.workspace);
-            else EXPECT_LE(p.workspace, ds::make_plan(ds::operation::reduce, n, 0, bytes, {}, dev.info).workspace);
+            // The public workspace query covers every operation's plan, with either reduction.
+            EXPECT_LE(p.workspace, ds::workspace_for_any(n, bounds ? segments : 0, bytes, dev.info));
+            for (auto algo : {skc::segments_algorithm::merge_path, skc::segments_algorithm::two_pass})
+              EXPECT_LE(ds::make_plan(ds::operation::reduce, n, segments, bytes, skc::segments_config{algo}, dev.info).workspace,
+                        ds::workspace_for_any(n, segments, bytes, dev.info));
             EXPECT_GT(p.workspace, 0u);
           }
 }
@@ -49,8 +51,14 @@ TEST(CudaSegmentsPlan, ForcedAlgorithmsAndBadRequests) {
   const auto& d = scankit::test::described_device_named("sm90_132sms").info;
   const skc::segments_config classic{skc::segments_algorithm::block_per_segment};
   EXPECT_TRUE(ds::make_plan(ds::operation::reduce, 1000, 10, 4, classic, d).block_per_segment);
-  for (ds::operation what : {ds::operation::scan_offsets, ds::operation::scan_heads, ds::operation::reduce_by_key})
+  const skc::segments_config look_back{skc::segments_algorithm::merge_path};
+  const skc::segments_config two_pass{skc::segments_algorithm::two_pass};
+  EXPECT_FALSE(ds::make_plan(ds::operation::reduce, 1000, 10, 4, look_back, d).two_pass);
+  EXPECT_TRUE(ds::make_plan(ds::operation::reduce, 1000, 10, 4, two_pass, d).two_pass);
+  for (ds::operation what : {ds::operation::scan_offsets, ds::operation::scan_heads, ds::operation::reduce_by_key}) {
     EXPECT_THROW(ds::make_plan(what, 1000, 10, 4, classic, d), scankit::invalid_argument);
+    EXPECT_THROW(ds::make_plan(what, 1000, 10, 4, two_pass, d), scankit::invalid_argument);
+  }
   EXPECT_THROW(ds::make_plan(ds::operation::reduce, -1, 0, 4, {}, d), scankit::invalid_argument);
   EXPECT_THROW(ds::make_plan(ds::operation::reduce, 10, -1, 4, {}, d), scankit::invalid_argument);
   EXPECT_THROW(ds::make_plan(ds::operation::reduce, 10, 1, 0, {}, d), scankit::invalid_argument);

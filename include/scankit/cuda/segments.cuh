@@ -43,7 +43,8 @@ void segmented_reduce(const value_t<Op>* d_in, std::int64_t n, const segment_bou
   a.h.segments = seg.count;
   a.out = d_out;
   a.empty_value = empty_value;
-  ds::run_tiles<ds::sink::segments>(p, a, op, d_workspace, workspace_bytes, stream);
+  if (p.two_pass) ds::run_two_pass(p, a, op, d_workspace, workspace_bytes, stream);
+  else ds::run_tiles<ds::sink::segments>(p, a, op, d_workspace, workspace_bytes, stream);
 }
 
 template <class Op>

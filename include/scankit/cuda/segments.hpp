@@ -38,8 +38,12 @@ namespace scankit::cuda {
 /// How a segmented reduction is computed (docs/ALGORITHMS.md, "Segments").
 enum class segments_algorithm {
   automatic,
-  /// Items and segment ends merged and cut into equal tiles; carries by look-back. The default.
+  /// Items and segment ends merged and cut into equal tiles; carries by look-back. The default
+  /// of the scans and the by-key operations.
   merge_path,
+  /// The same tiles, each reduced on its own; a second, one-block pass carries the segments
+  /// that span tile edges, so no tile waits for another. segmented_reduce only; its default.
+  two_pass,
   /// The classic scheme (as CUB's DeviceSegmentedReduce): one thread block per segment.
   /// segmented_reduce only.
   block_per_segment,

@@ -33,7 +33,7 @@ seg_spec make_spec(const segments_common_options& o, bool gpu) {
   for (const auto& item : split_list(o.algo)) {
     if (item == "all" || item == "gpu")
       for (auto& r : segments_gpu_row_names())
-        if (r != "block-per-segment" || o.op == "reduce") add(r);  // the others have no such algorithm
+        if (!segments_row_reduce_only(r) || o.op == "reduce") add(r);  // the others have no such algorithm
     if (item == "all")
       for (auto& r : segments_cpu_row_names()) add(r);
     if (item != "all" && item != "gpu") add(item);
@@ -234,7 +234,7 @@ int run_segments_verify(const segments_verify_options& o) {
     s.dist = dists[g() % dists.size()];
     s.seed = g();
     s.rows = all_rows;
-    if (s.op != "reduce") std::erase_if(s.rows, [](const std::string& r) { return r == "block-per-segment"; });
+    if (s.op != "reduce") std::erase_if(s.rows, [](const std::string& r) { return segments_row_reduce_only(r); });
     // Sizes from 0 to a few million, most of them small, so that tile edges come up often;
     // mean lengths from 1 to 2^14.
     const std::int64_t n = (g() % 4 == 0) ? static_cast<std::int64_t>(g() % 4'000'000) : static_cast<std::int64_t>(g() % 70'000);

@@ -46,6 +46,8 @@ int run_segments_verify(const segments_verify_options& o);
 
 /// Row names `--algo` accepts (segments/names.cpp): the GPU rows, then the CPU rows.
 std::vector<std::string> segments_row_names();
+/// Whether a GPU row computes segmented reductions only (--op reduce).
+bool segments_row_reduce_only(const std::string& row);
 std::vector<std::string> segments_gpu_row_names();
 std::vector<std::string> segments_cpu_row_names();
 /// The operations of --op and the segment-length distributions of --dist.

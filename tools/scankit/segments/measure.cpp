@@ -1,7 +1,7 @@
 // The measurement of one point of the segments commands (see measure.hpp).
 //
 // Rows: scankit's GPU functions (device pointers, results left in device memory; `scankit` is
-// the automatic choice, `merge-path` and `block-per-segment` force segments_config's
+// the automatic choice, `merge-path`, `two-pass` and `block-per-segment` force segments_config's
 // algorithm), CUB's (same process, same input; u32 segment ids as the keys of its by-key calls),
 // the floor (a read of the input for the reductions, a copy of the values and a read of the
 // offsets, flags or keys for the scans), and the CPU's parallel and serial functions.
@@ -134,12 +134,15 @@ seg_point measure_typed(const seg_spec& sp, std::int64_t n, std::int64_t mean, [
     const std::vector<std::pair<const char*, cuda::segments_algorithm>> algos{
         {"scankit", cuda::segments_algorithm::automatic},
         {"merge-path", cuda::segments_algorithm::merge_path},
+        {"two-pass", cuda::segments_algorithm::two_pass},
         {"block-per-segment", cuda::segments_algorithm::block_per_segment}};
     for (const auto& [name, algorithm] : algos) {
       if (!has(sp.rows, name)) continue;
       seg_row r{name, "gpu"};
-      if (algorithm == cuda::segments_algorithm::block_per_segment && sp.op != "reduce") {
-        r.message = "block_per_segment is segmented_reduce's only (--op reduce)";
+      const bool reduce_only = algorithm == cuda::segments_algorithm::block_per_segment ||
+                               algorithm == cuda::segments_algorithm::two_pass;
+      if (reduce_only && sp.op != "reduce") {
+        r.message = std::string(name) + " is segmented_reduce's only (--op reduce)";
         p.rows.push_back(std::move(r));
         continue;
       }

@@ -6,12 +6,14 @@ namespace scankit::tools {
 
 std::vector<std::string> segments_gpu_row_names() {
 #ifdef SCANKIT_HAS_CUDA
-  // segments_algorithm: automatic, merge_path, block_per_segment (segmented_reduce only).
-  return {"scankit", "merge-path", "block-per-segment"};
+  // segments_algorithm: automatic, merge_path, two_pass and block_per_segment (both
+  // segmented_reduce only).
+  return {"scankit", "merge-path", "two-pass", "block-per-segment"};
 #else
   return {};
 #endif
 }
+bool segments_row_reduce_only(const std::string& row) { return row == "two-pass" || row == "block-per-segment"; }
 std::vector<std::string> segments_cpu_row_names() { return {"cpu", "cpu-serial"}; }
 std::vector<std::string> segments_row_names() {
   auto all = segments_gpu_row_names();

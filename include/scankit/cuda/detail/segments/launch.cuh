@@ -11,6 +11,7 @@
 #include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/segments/kernels.cuh"
 #include "scankit/cuda/detail/segments/plan.hpp"
+#include "scankit/cuda/detail/segments/reduce_tiles.cuh"
 
 namespace scankit::cuda::detail::segments {
 
@@ -57,6 +58,34 @@ void run_tiles(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::siz
   allow_dynamic_shared_memory(kernel, smem);
   launch_after("segments tile_kernel", kernel, dim3(static_cast<unsigned>(p.tiles)), dim3(block_threads), smem, s, a,
                op, tr, counter, p.tiles, tu.backoff_ns, tu.first_delay_ns);
+}
+
+/// The two-pass segmented reduction (reduce_tiles.cuh): the partition, every tile on its own,
+/// then one block of carries (none where a single tile holds everything).
+template <class T, class Op>
+void run_two_pass(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::size_t workspace_bytes,
+                  cudaStream_t s) {
+  static_assert(std::is_trivially_copyable_v<T>, "segmented values must be trivially copyable");
+  static_assert(sizeof(seg_state<T>) <= state_bytes_for(sizeof(T)), "the plan sizes the tile states");
+  constexpr int Row = row_items_for(sizeof(T));
+  if (p.tiles == 0) return;
+  arena ws(d_workspace, workspace_bytes);
+  std::int64_t* partition = ws.take<std::int64_t>(p.tiles + 1);
+  auto* states = ws.take<seg_state<T>>(p.tiles);
+  std::int64_t* open = ws.take<std::int64_t>(p.tiles);
+  const tuning tu = tuning_for(current_device_info());
+  partition_kernel<<<grid_for(ceil_div(p.tiles + 1, tu.partition_threads)), tu.partition_threads, 0, s>>>(
+      a.h.end, a.h.segments, a.n, p.tile_work, p.tiles, partition);
+  SCANKIT_LAUNCH_CHECK("segments partition_kernel");
+  a.h.partition = partition;
+  auto* kernel = reduce_tile_kernel<Row, T, Op>;
+  constexpr std::size_t smem = reduce_layout<T, Row>::bytes;
+  allow_dynamic_shared_memory(kernel, smem);
+  launch_after("segments reduce_tile_kernel", kernel, dim3(static_cast<unsigned>(p.tiles)), dim3(block_threads), smem,
+               s, a, op, states, open);
+  if (p.tiles > 1)
+    launch_after("segments carry_kernel", carry_kernel<T, Op>, dim3(1), dim3(carry_threads), 0, s,
+                 static_cast<const seg_state<T>*>(states), static_cast<const std::int64_t*>(open), p.tiles, op, a.out);
 }
 
 /// The classic reduction, one block per segment.
