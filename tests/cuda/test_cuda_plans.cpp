@@ -106,6 +106,24 @@ void check_scan_plan(const dl::scan_plan& p, const dl::scan_request& r, const st
   if (p.path != scan_path::windowed) { EXPECT_EQ(p.load_window, 0); }
 }
 
+TEST(CudaDeviceClass, EachDescribedDeviceFallsInItsClass) {
+  using skd::device_class;
+  auto class_named = [](const char* name) { return skd::class_of(scankit::test::described_device_named(name).info); };
+  EXPECT_EQ(class_named("sm90_132sms"), device_class::hopper);                            // H100-like
+  EXPECT_EQ(class_named("sm90_132sms_faster_memory"), device_class::hopper_fast_memory);  // H200-like
+  EXPECT_EQ(class_named("sm80_108sms"), device_class::ampere);                            // A100-like
+  EXPECT_EQ(class_named("sm89_46sms"), device_class::ampere);
+  EXPECT_EQ(class_named("sm120_46sms"), device_class::ampere);  // newer, but Ampere-sized shared memory
+  skd::device_info newer = scankit::test::described_device_named("sm90_132sms_faster_memory").info;
+  newer.arch = 100;
+  EXPECT_EQ(skd::class_of(newer), device_class::hopper_fast_memory);
+  skd::device_info older = scankit::test::described_device_named("sm80_108sms").info;
+  older.arch = 75;
+  EXPECT_EQ(skd::class_of(older), device_class::portable);
+  EXPECT_EQ(skd::class_of(skd::device_info{}), device_class::portable);  // nothing known
+  for (const auto& d : scankit::test::described_devices()) EXPECT_STRNE(skd::name_of(skd::class_of(d.info)), "?");
+}
+
 TEST(CudaScanPlan, InvariantsOnEveryDevice) {
   for (const described& d : devices())
     for (std::size_t ib : scan_item_sizes)

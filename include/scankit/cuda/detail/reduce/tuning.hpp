@@ -22,22 +22,15 @@ struct tuning {
   int min_rows_per_warp;  // rows (32 vectors) a warp reads at least before more blocks pay
 };
 
-/// The table: an entry per device class, looked up by compute capability; the last entry is
-/// the rule for devices no entry names.
-struct tuning_entry {
-  int min_arch;  // the entry applies from this compute capability (10 * major + minor)
-  tuning t;
+/// The table: a row per device class (device_info.hpp).
+inline constexpr class_entry<tuning> tuning_table[] = {
+    {device_class::hopper_fast_memory, {8, 4}},  // 2,048 threads per SM
+    {device_class::hopper, {8, 4}},
+    {device_class::ampere, {8, 4}},
+    {device_class::portable, {4, 4}},
 };
-inline constexpr tuning_entry tuning_table[] = {
-    {90, {8, 4}},  // Hopper: 2,048 threads per SM
-    {80, {8, 4}},  // Ampere and Ada
-    {0, {4, 4}},   // anything older or unknown
-};
+static_assert(names_every_class(tuning_table));
 
-constexpr tuning tuning_for(const device_info& d) {
-  for (const auto& e : tuning_table)
-    if (d.arch >= e.min_arch) return e.t;
-  return tuning_table[std::size(tuning_table) - 1].t;
-}
+constexpr tuning tuning_for(const device_info& d) { return tuning_of_class(tuning_table, d); }
 
 }  // namespace scankit::cuda::detail::reduce

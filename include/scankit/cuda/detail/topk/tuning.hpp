@@ -33,19 +33,15 @@ struct tuning {
   int sample_margin;           // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
 };
 
-struct tuning_entry {
-  int min_arch;
-  tuning t;
+/// The table: a row per device class (device_info.hpp).
+inline constexpr class_entry<tuning> tuning_table[] = {
+    {device_class::hopper_fast_memory, {8, 8192, std::int64_t{1} << 20, 256, 8}},
+    {device_class::hopper, {8, 8192, std::int64_t{1} << 20, 256, 8}},
+    {device_class::ampere, {8, 8192, std::int64_t{1} << 20, 256, 8}},
+    {device_class::portable, {4, 4096, std::int64_t{1} << 20, 256, 8}},
 };
-inline constexpr tuning_entry tuning_table[] = {
-    {80, {8, 8192, std::int64_t{1} << 20, 256, 8}},  // Ampere, Ada, Hopper
-    {0, {4, 4096, std::int64_t{1} << 20, 256, 8}},   // older or unknown
-};
+static_assert(names_every_class(tuning_table));
 
-constexpr tuning tuning_for(const device_info& d) {
-  for (const auto& e : tuning_table)
-    if (d.arch >= e.min_arch) return e.t;
-  return tuning_table[std::size(tuning_table) - 1].t;
-}
+constexpr tuning tuning_for(const device_info& d) { return tuning_of_class(tuning_table, d); }
 
 }  // namespace scankit::cuda::detail::topk
