@@ -248,7 +248,7 @@ def gpu_rows(log2n, reps):
          [("cupy.unique", _try(lambda: timer_c(lambda: cp.unique(xc, return_counts=True), reps)) if xc is not None else None),
           ("torch.unique", _try(lambda: timer_t(lambda: torch.unique(xt, return_counts=True), reps)) if xt is not None else None)])
     del xt, xc, x
-    # reductions (the result left on the device) and segments of mean length 32
+    # reductions (the result left on the device) and segments of mean lengths 8, 32 and 256
     a = rng.random(n, dtype=np.float32)
     xt, xc = T(a), C(a)
     x = xt if xt is not None else xc
@@ -260,16 +260,17 @@ def gpu_rows(log2n, reps):
          [("torch.argmax", _try(lambda: timer_t(lambda: torch.argmax(xt), reps)) if xt is not None else None),
           ("cupy.argmax", _try(lambda: timer_c(lambda: cp.argmax(xc), reps)) if xc is not None else None)])
     del xt, xc, x
-    lengths = rng.integers(0, 65, max(1, n // 32)).astype(np.int64)  # about n items
-    a = rng.random(int(lengths.sum()), dtype=np.float32)
-    xt, xc, lt, lc = T(a), C(a), T(lengths), C(lengths)
-    x, ln = (xt, lt) if xt is not None else (xc, lc)
-    _row(rows, f"segment_reduce sum float32 ~2^{log2n}, mean length 32 (unsafe)",
-         timer(lambda: scankit.segment_reduce(x, "sum", lengths=ln, unsafe=True), reps),
-         [("torch.segment_reduce", _try(lambda: timer_t(lambda: torch.segment_reduce(xt, "sum", lengths=lt,
-                                                                                       unsafe=True), reps))
-           if xt is not None else None)])
-    del xt, xc, x, lt, lc, ln
+    for mean in (8, 32, 256):  # lengths uniform in [0, 2 * mean], about n items in all
+        lengths = rng.integers(0, 2 * mean + 1, max(1, n // mean)).astype(np.int64)
+        a = rng.random(int(lengths.sum()), dtype=np.float32)
+        xt, xc, lt, lc = T(a), C(a), T(lengths), C(lengths)
+        x, ln = (xt, lt) if xt is not None else (xc, lc)
+        _row(rows, f"segment_reduce sum float32 ~2^{log2n}, mean length {mean} (unsafe)",
+             timer(lambda: scankit.segment_reduce(x, "sum", lengths=ln, unsafe=True), reps),
+             [("torch.segment_reduce", _try(lambda: timer_t(lambda: torch.segment_reduce(xt, "sum", lengths=lt,
+                                                                                           unsafe=True), reps))
+               if xt is not None else None)])
+        del xt, xc, x, lt, lc, ln
     # the cost of the Python call: small inputs, where the kernels take a few microseconds
     a = rng.integers(0, 8, 1 << 12).astype(np.int32)
     for label, x, tm in (("torch", T(a), timer_t), ("cupy", C(a), timer_c)):
