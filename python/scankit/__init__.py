@@ -19,7 +19,7 @@ Errors: TypeError (unsupported dtype), ValueError (shapes, axes, devices, names)
 (out of memory), RuntimeError (no GPU, or a build without CUDA). See docs/PYTHON.md.
 """
 
-from . import _capi, _compact, _histogram, _reduce, _scan, _segments, _sort, _topk
+from . import _capi, _compact, _histogram, _reduce, _scan, _segment_ids, _segments, _sort, _topk
 from ._arrays import memory_errors as _memory_errors
 
 scan, cumsum, cumprod, cummax, cummin = map(_memory_errors, (_scan.scan, _scan.cumsum, _scan.cumprod, _scan.cummax,
@@ -34,13 +34,17 @@ reduce, argmin, argmax, min_max = map(_memory_errors, (_reduce.reduce, _reduce.a
 segment_reduce, segment_csr, segmented_scan, scan_by_key, reduce_by_key = map(
     _memory_errors, (_segments.segment_reduce, _segments.segment_csr, _segments.segmented_scan,
                      _segments.scan_by_key, _segments.reduce_by_key))
+segment_sum, segment_prod, segment_max, segment_min = map(
+    _memory_errors, (_segment_ids.segment_sum, _segment_ids.segment_prod, _segment_ids.segment_max,
+                     _segment_ids.segment_min))
 
 __version__ = _capi.version()
 
 __all__ = [
     "algorithms", "argmax", "argmin", "argsort", "bincount", "built_with_cuda", "compress", "cummax", "cummin",
     "cumprod", "cumsum", "device_count", "flatnonzero", "histogram", "min_max", "nonzero", "partition", "reduce",
-    "reduce_by_key", "scan", "scan_by_key", "segment_csr", "segment_reduce", "segmented_scan", "select", "sort",
+    "reduce_by_key", "scan", "scan_by_key", "segment_csr", "segment_max", "segment_min", "segment_prod",
+    "segment_reduce", "segment_sum", "segmented_scan", "select", "sort",
     "sort_by_key", "topk", "unique", "unique_consecutive",
 ]
 

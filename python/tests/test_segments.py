@@ -351,3 +351,51 @@ def test_torch_side_stream_segments(rng):
     np.testing.assert_array_equal(s.cpu().numpy(), scans)
     want = torch.segment_reduce(x.double(), "mean", lengths=ln).cpu().numpy()
     np.testing.assert_allclose(m.cpu().numpy(), want, rtol=1e-12, equal_nan=True)
+
+
+def segment_ids_ref(xn, ids, k, op):
+    """jax.ops.segment_<op>: out[s] folds the items whose id is s, in data order; ids outside
+    [0, k) are dropped; empty segments get the identity."""
+    out = []
+    for s in range(k):
+        acc = fold(xn[ids == s], op, xn.dtype)
+        out.append(np.array(identity(op, xn.dtype) if acc is None else acc).astype(xn.dtype))
+    return np.array(out, dtype=xn.dtype)
+
+
+SEGMENT_ID_FUNCS = {"sum": "segment_sum", "prod": "segment_prod", "max": "segment_max", "min": "segment_min"}
+
+
+@pytest.mark.parametrize("dtype", NATIVE)
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("n", [0, 1, 2, 257, 5000])
+def test_segment_ids_as_jax(backend, rng, dtype, op, n):
+    k = 37
+    xn = values(rng, n, dtype, op)
+    ids = rng.integers(-3, k + 3, n)  # some outside [0, k): dropped
+    f = getattr(scankit, SEGMENT_ID_FUNCS[op])
+    for id_type in ("int64", "int32"):
+        unsorted = f(backend.asarray(xn), backend.asarray(ids.astype(id_type)), k)
+        order = np.argsort(ids, kind="stable")
+        ordered = f(backend.asarray(xn[order]), backend.asarray(ids[order].astype(id_type)), k, indices_are_sorted=True)
+        for r in (unsorted, ordered):
+            got = backend.numpy(r)
+            assert got.dtype == np.dtype(dtype) and got.shape == (k,)
+            check_close(got, segment_ids_ref(xn, ids, k, op), dtype)
+
+
+def test_segment_ids_defaults_and_errors(rng):
+    xn = rng.standard_normal(1000)
+    ids = rng.integers(0, 50, 1000).astype(np.uint32)
+    got = scankit.segment_sum(xn, ids)  # num_segments = max(ids) + 1
+    np.testing.assert_allclose(got, segment_ids_ref(xn, ids.astype(np.int64), int(ids.max()) + 1, "sum"), rtol=1e-12)
+    np.testing.assert_array_equal(scankit.segment_max(xn, ids, 60)[50:], np.full(10, -np.inf))
+    assert scankit.segment_sum(np.zeros(0, np.float32), np.zeros(0, np.int64)).shape == (0,)
+    with pytest.raises(TypeError, match="segment_ids must be integers"):
+        scankit.segment_sum(xn, ids.astype(np.float64))
+    with pytest.raises(ValueError, match="segment_ids for 1000 data items"):
+        scankit.segment_sum(xn, ids[:10])
+    with pytest.raises(ValueError, match="num_segments must be >= 0"):
+        scankit.segment_sum(xn, ids, -1)
+    with pytest.raises(ValueError, match="must be 1-D"):
+        scankit.segment_sum(xn.reshape(10, 100), ids)
