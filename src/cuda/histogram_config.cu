@@ -37,9 +37,9 @@ histogram_plan plan_histogram(std::int64_t num_bins, std::size_t sample_bytes,
 
 std::string histogram_tuning_description(std::size_t sample_bytes) {
   const detail::device_info& dev = detail::current_device_info();
-  const detail::hist::histogram_tuning t = detail::hist::histogram_tuning_for(sample_bytes, dev.arch);
+  const detail::hist::histogram_tuning t = detail::hist::histogram_tuning_for(sample_bytes, dev);
   const std::size_t optin = dev.smem_per_block_optin;
-  std::string s = "adaptive histogram tuning (sm_" + std::to_string(dev.arch >= 90 ? 90 : 80) + " entry): ";
+  std::string s = "adaptive histogram tuning (" + std::string(detail::name_of(detail::class_of(dev))) + " entry): ";
   if (sample_bytes <= t.lanes_sample_bytes)
     s += "32 per-lane 32-bit sub-histograms up to " + std::to_string(t.lanes_max_bytes / 4 / 32 - 1) + " bins; ";
   s += "per-warp 32-bit sub-histograms up to " + std::to_string(t.warps_max_bytes / 4 / 2 - 1) + " bins; ";

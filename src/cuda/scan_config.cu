@@ -64,7 +64,8 @@ namespace {
 namespace dl = detail::decoupled_lookback;
 
 /// The device a description is made for: the current one, or, where there is none, a device of
-/// compute capability 9.0 with 132 SMs (the architecture the tables are tuned on).
+/// compute capability 9.0 with 132 SMs and Hopper's shared memory (the class the tables are
+/// tuned on).
 struct described_device {
   detail::device_info info;
   dl::scan_kernels kernels;
@@ -76,6 +77,8 @@ described_device describe_device(std::size_t item_bytes) {
   described_device d;
   d.info.arch = 90;
   d.info.sm_count = 132;
+  d.info.smem_per_block_optin = 227 * 1024;
+  d.info.smem_per_sm = 228 * 1024;
   int code_arch = d.info.arch;
   if (device_count() > 0) {
     d.info = detail::current_device_info();
@@ -97,10 +100,11 @@ std::string scan_tuning_description(std::size_t item_bytes, const scan_config& c
   if (item_bytes == 0) throw invalid_argument("scankit::cuda::scan_tuning_description: zero item size");
   dl::check_config(cfg);
   const described_device d = describe_device(item_bytes);
-  const dl::scan_tuning t = dl::tuning_for_size(item_bytes, d.info.arch);
+  const dl::scan_tuning t = dl::tuning_for_size(item_bytes, d.info);
   auto items = [](std::int64_t v) { return v == dl::never ? std::string("never") : std::to_string(v); };
   std::string s = std::to_string(item_bytes) + "-byte items on sm_" + std::to_string(d.info.arch) + " (" +
-                  std::to_string(d.info.sm_count) + " SMs): block_size=" + std::to_string(t.block_size) +
+                  std::to_string(d.info.sm_count) + " SMs, " + detail::name_of(detail::class_of(d.info)) +
+                  " class): block_size=" + std::to_string(t.block_size) +
                   " striped_vectors=" + std::to_string(t.striped_vectors) +
                   " striped_raking=" + (t.striped_raking ? "true" : "false") +
                   " blocked_vectors=" + std::to_string(t.blocked_vectors) +

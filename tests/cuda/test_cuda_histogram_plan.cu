@@ -29,7 +29,7 @@ const described& by_name(const char* name) { return scankit::test::described_dev
 
 /// Bin counts around every layout's limit on this device and the tuning's thresholds.
 std::vector<std::int64_t> bins_for(std::size_t sample_bytes, const device_info& dev) {
-  const hist::histogram_tuning t = hist::histogram_tuning_for(sample_bytes, dev.arch);
+  const hist::histogram_tuning t = hist::histogram_tuning_for(sample_bytes, dev);
   const auto optin = static_cast<std::int64_t>(dev.smem_per_block_optin);
   std::vector<std::int64_t> b = {1, 2, 64, 256, 1000, 4096, std::int64_t{1} << 16, std::int64_t{1} << 20,
                                  std::int64_t{1} << 24};
@@ -101,7 +101,7 @@ TEST(CudaHistogramPlan, EveryLayoutRunsOnItsDevice) {
               if (a != histogram_algorithm::adaptive) continue;
               // A forced layout is taken where its counters fit, else the automatic choice stands.
               const std::size_t optin = d.info.smem_per_block_optin;
-              const int shared_block = block ? block : hist::histogram_tuning_for(sb, d.info.arch).shared_block;
+              const int shared_block = block ? block : hist::histogram_tuning_for(sb, d.info).shared_block;
               bool taken = false;
               switch (l) {
                 case histogram_layout::automatic: continue;

@@ -29,6 +29,12 @@ using skc::scan_path;
 
 constexpr std::size_t KiB = 1024;
 
+/// The device classes whose tables run the warp-specialized tiles (Hopper's bulk copies).
+bool is_hopper_class(const skd::device_info& d) {
+  const skd::device_class c = skd::class_of(d);
+  return c == skd::device_class::hopper || c == skd::device_class::hopper_fast_memory;
+}
+
 /// A described device, with what the library's kernels can do there.
 struct described {
   std::string name;
@@ -130,7 +136,7 @@ TEST(CudaScanPlan, InvariantsOnEveryDevice) {
       for (int block : {dl::default_block_size, 64, 1024})
         for (bool aligned : {true, false})
           for (scan_path path : skc::all_scan_paths) {
-            const dl::scan_tuning tu = dl::tuning_for_size(ib, d.info.arch);
+            const dl::scan_tuning tu = dl::tuning_for_size(ib, d.info);
             const int V = ib <= 16 && 16 % ib == 0 ? static_cast<int>(16 / ib) : 1;
             const std::int64_t tile = std::int64_t{tu.block_size} * tu.blocked_vectors * V;
             for (std::int64_t n : sizes_around(tile)) {
@@ -152,7 +158,7 @@ TEST(CudaScanPlan, InvariantsOnEveryDevice) {
 TEST(CudaScanPlan, ForcedPathsAreHonoured) {
   for (const described& d : devices())
     for (std::size_t ib : scan_item_sizes) {
-      const dl::scan_tuning tu = dl::tuning_for_size(ib, d.info.arch);
+      const dl::scan_tuning tu = dl::tuning_for_size(ib, d.info);
       const std::int64_t n = std::int64_t{1} << 22;
       auto plan = [&](scan_path path, int block, bool aligned, skd::scan_tuning_override o = {}) {
         o.path = path;
@@ -180,7 +186,7 @@ TEST(CudaScanPlan, ForcedPathsAreHonoured) {
 // The forced one-tile-per-SM path widens the block to make at most one tile per SM.
 TEST(CudaScanPlan, OneTilePerSmWidensTheBlock) {
   for (const described& d : devices()) {
-    const dl::scan_tuning tu = dl::tuning_for_size(8, d.info.arch);
+    const dl::scan_tuning tu = dl::tuning_for_size(8, d.info);
     const std::int64_t n = std::int64_t{d.info.sm_count} * tu.block_size * tu.blocked_vectors * 2 + 1;
     skd::scan_tuning_override o;
     o.path = scan_path::one_tile_per_sm;
@@ -197,7 +203,7 @@ TEST(CudaScanPlan, AutomaticChoicesFollowTheTuning) {
     auto path = [&](std::int64_t n, std::size_t ib) {
       return dl::plan_scan(scan_request_for(n, ib, true, dl::default_block_size, d), d.info).path;
     };
-    const bool hopper = d.hopper_code && d.info.arch >= 90;
+    const bool hopper = d.hopper_code && is_hopper_class(d.info);  // the classes with bulk copies
     const std::string what = d.name;
     EXPECT_EQ(path(1000, 4), scan_path::one_launch) << what;
     EXPECT_EQ(path(8192, 4), scan_path::one_launch) << what;
@@ -349,7 +355,7 @@ TEST(CudaCompactPlan, AutomaticChoicesFollowTheTuning) {
     auto tile = [&](std::int64_t n, std::size_t ib, const selector_kind& k) {
       return dc::plan_compact(compact_request_for(n, ib, k, true, 256, d), d.info).tile;
     };
-    const bool hopper = d.hopper_code && d.info.arch >= 90;
+    const bool hopper = d.hopper_code && is_hopper_class(d.info);  // the classes with bulk copies
     const std::string what = d.name;
     EXPECT_EQ(tile(1000, 4, select_if), compact_tile::small) << what;
     EXPECT_EQ(tile(std::int64_t{1} << 22, 4, select_if), compact_tile::small) << what;

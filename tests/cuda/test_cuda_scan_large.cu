@@ -57,8 +57,8 @@ TEST_P(CudaScan, SpecializedTileLargeSizes) {
     return std::vector<std::int64_t>{first_whole, first_whole + 1, first_whole + tile - 1, 3 * first_whole + 7,
                                      from + extra(sk::test::rng())};
   };
-  const auto sizes4 = sizes_from(dl::tuning_for<4>(90).specialized_from_items, sk::test::scan_tiles::specialized4);
-  const auto sizes8 = sizes_from(dl::tuning_for<8>(90).specialized_from_items, sk::test::scan_tiles::specialized8);
+  const auto sizes4 = sizes_from(dl::tuning_for<4>().specialized_from_items, sk::test::scan_tiles::specialized4);
+  const auto sizes8 = sizes_from(dl::tuning_for<8>().specialized_from_items, sk::test::scan_tiles::specialized8);
   sweep(sk::sum<std::int32_t>{}, sizes4, config());
   sweep(sk::sum<float>{}, sizes4, config());
   sweep(sk::sum<std::int64_t>{}, sizes8, config());

@@ -238,7 +238,7 @@ TEST(CudaScanPathsApi, DescriptionsNameThePlan) {
 // (three of them): the sanitizer runs take this test to check both paths.
 TEST_P(CudaScan, EightByteOneWaveSizes) {
   if (algo() != scan_algorithm::decoupled_lookback) GTEST_SKIP() << "the tile belongs to decoupled-lookback";
-  constexpr auto tu = dl::tuning_for<8>(90);
+  constexpr auto tu = dl::tuning_for<8>();
   int sms = 0;
   ck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   const std::int64_t tuned_tile = std::int64_t{tu.block_size} * tu.blocked_vectors * 2;

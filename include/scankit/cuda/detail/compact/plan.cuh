@@ -53,7 +53,7 @@ struct compact_plan {
 /// medium one from there. A forced tile that does not apply falls back to automatic.
 inline compact_plan plan_compact(const compact_request& c, const device_info& d) {
   const compact_tuning_override& o = c.tuning;
-  const compact_tuning tu = compact_tuning_for(c.item_bytes, d.arch);
+  const compact_tuning tu = compact_tuning_for(c.item_bytes, d);
   const std::int64_t bytes = c.n * static_cast<std::int64_t>(c.item_bytes);
   const bool vectors = (c.item_bytes == 4 || c.item_bytes == 8);  // 16-byte vectors of 4 or 8-byte items
   const bool segmented_ok =

@@ -1,5 +1,5 @@
 // single-pass compaction's tuning: the tile geometry of its kernels and the thresholds that
-// choose among the tiles, per item size and architecture. Host-only code: plan_compact reads
+// choose among the tiles, per item size and device class. Host-only code: plan_compact reads
 // it on the host, and the kernels take their shapes from it.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "scankit/cuda/compact.hpp"
+#include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/math.hpp"
 
 namespace scankit::cuda::detail::compact {
@@ -102,8 +103,7 @@ inline std::int64_t tile_items_for(std::int64_t n, std::size_t item_bytes, int b
   return specialized > 0 && specialized < automatic ? specialized : automatic;
 }
 
-/// One item size's thresholds on one architecture (sm_90's; sm_80 reuses them and takes only the
-/// portable tiles).
+/// One item size's thresholds on one device.
 struct compact_tuning {
   std::int64_t segmented_from_bytes;            // predicates and run starts
   std::int64_t segmented_flags_from_bytes;      // select_flagged
@@ -113,10 +113,23 @@ struct compact_tuning {
   unsigned segmented_first_delay_ns;
 };
 
+/// What each device class gets: whether the warp-specialized tile runs (it needs Hopper's bulk
+/// copies and shared memory); the thresholds below hold for every class that runs a tile.
+struct compact_class_tuning {
+  bool specialized;
+};
+inline constexpr class_entry<compact_class_tuning> compact_table[] = {
+    {device_class::hopper_fast_memory, {true}},
+    {device_class::hopper, {true}},
+    {device_class::ampere, {false}},
+    {device_class::portable, {false}},
+};
+static_assert(names_every_class(compact_table));
+
 /// The thresholds by item size: the segmented tile from where it beats the medium one (earlier
 /// for select_flagged, whose flags it loads as one word per vector), the warp-specialized tile
 /// from where the small tile stops, the guess prefetch from where it stops losing (docs/TUNING.md).
-inline compact_tuning compact_tuning_for(std::size_t item_bytes, int arch) {
+inline compact_tuning compact_tuning_for(std::size_t item_bytes, const device_info& d) {
   constexpr std::int64_t never = std::numeric_limits<std::int64_t>::max();
   compact_tuning t{.segmented_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 29,
                    .segmented_flags_from_bytes = item_bytes == 8 ? std::int64_t{1} << 27 : std::int64_t{1} << 24,
@@ -124,7 +137,7 @@ inline compact_tuning compact_tuning_for(std::size_t item_bytes, int arch) {
                    .specialized_flags_from_bytes = item_bytes == 4 ? std::int64_t{1} << 28 : never,
                    .prefetch_from_bytes = std::int64_t{1} << 29,
                    .segmented_first_delay_ns = 0};
-  if (arch < 90) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;  // Ampere: no bulk copies
+  if (!tuning_of_class(compact_table, d).specialized) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;
   return t;
 }
 

@@ -32,7 +32,7 @@ inline histogram_plan plan_adaptive(std::int64_t num_bins, std::size_t sample_by
                                     const device_info& dev) {
   using strategy = histogram_plan::strategy;
   constexpr auto vectors = histogram_plan::aggregation::vectors;
-  const histogram_tuning t = histogram_tuning_for(sample_bytes, dev.arch);
+  const histogram_tuning t = histogram_tuning_for(sample_bytes, dev);
   const std::size_t optin = dev.smem_per_block_optin;
   // Shared counters: the bins and one trash slot for samples that are not counted.
   const auto bytes32 = static_cast<std::size_t>(num_bins + 1) * 4;
@@ -89,7 +89,7 @@ inline histogram_plan plan_histogram_for(std::int64_t num_bins, std::size_t samp
   histogram_plan p;
   // Shared counters: the bins and one trash slot for samples that are not counted.
   const auto bytes32 = static_cast<std::size_t>(num_bins + 1) * 4;
-  const histogram_tuning t = histogram_tuning_for(sample_bytes, dev.arch);
+  const histogram_tuning t = histogram_tuning_for(sample_bytes, dev);
   auto fits = [&](std::size_t bytes) { return bytes <= dev.smem_per_block_optin; };
   auto shared_block = [&](std::size_t bytes) { return bytes > t.large_bytes ? t.shared_block_large : t.shared_block; };
   switch (opts.algorithm) {

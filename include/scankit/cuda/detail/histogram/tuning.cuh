@@ -1,8 +1,10 @@
 // The CUDA histograms' tuning table: which shared-memory layout adaptive takes for a bin count,
-// and the launch shapes, per sample size and architecture (detail/histogram/plan.hpp applies it).
+// and the launch shapes, per device class (detail/histogram/plan.hpp applies it).
 #pragma once
 
 #include <cstddef>
+
+#include "scankit/cuda/detail/device_info.hpp"
 
 namespace scankit::cuda::detail::hist {
 
@@ -24,20 +26,28 @@ struct histogram_tuning {
   int global_block;    // global atomics
 };
 
-/// The tuning for samples of `sample_bytes` on compute capability `arch` (major * 10 + minor).
-/// Compute capability 8.x takes the sm_90 entry. Every layout's shared memory is checked
-/// against the device's limit by the plan.
-constexpr histogram_tuning histogram_tuning_for(std::size_t sample_bytes, int arch) {
+/// The table: a row per device class (device_info.hpp). Every layout's shared memory is checked
+/// against the device's limit by the plan, so one row serves parts of different sizes.
+inline constexpr histogram_tuning histogram_row = {.lanes_max_bytes = 40 * 1024,
+                                                   .lanes_sample_bytes = 2,
+                                                   .warps_max_bytes = 8 * 1024,
+                                                   .shared_block = 512,
+                                                   .shared_block_large = 1024,
+                                                   .large_bytes = 32 * 1024,
+                                                   .narrow16_block = 1024,
+                                                   .global_block = 256};
+inline constexpr class_entry<histogram_tuning> histogram_table[] = {
+    {device_class::hopper_fast_memory, histogram_row},
+    {device_class::hopper, histogram_row},
+    {device_class::ampere, histogram_row},
+    {device_class::portable, histogram_row},
+};
+static_assert(names_every_class(histogram_table));
+
+/// The tuning for samples of `sample_bytes` on device d (every sample size shares its row).
+constexpr histogram_tuning histogram_tuning_for(std::size_t sample_bytes, const device_info& d) {
   (void)sample_bytes;
-  (void)arch;  // the sm_80 entry is the sm_90 one
-  return {.lanes_max_bytes = 40 * 1024,
-          .lanes_sample_bytes = 2,
-          .warps_max_bytes = 8 * 1024,
-          .shared_block = 512,
-          .shared_block_large = 1024,
-          .large_bytes = 32 * 1024,
-          .narrow16_block = 1024,
-          .global_block = 256};
+  return tuning_of_class(histogram_table, d);
 }
 
 }  // namespace scankit::cuda::detail::hist

@@ -156,7 +156,7 @@ inline int one_tile_per_sm_threads(const scan_request& c, const scan_tuning& tu,
 /// items), the striped tile. A forced path that does not apply falls back to automatic.
 inline scan_plan plan_scan(const scan_request& c, const device_info& d) {
   namespace pd = plan_detail;
-  const scan_tuning tu = tuning_for_size(c.item_bytes, d.arch);
+  const scan_tuning tu = tuning_for_size(c.item_bytes, d);
   const int V = pd::vector_items_of(c.item_bytes);
   const bool blocked_ok = V * c.item_bytes == 16 && c.aligned;  // whole 16-byte vectors
   const bool tuned_block = c.block == tu.block_size;

@@ -1,13 +1,15 @@
 // decoupled-lookback's tuning tables: the kernel shapes (template parameters, compiled once for
-// every architecture) and the thresholds that choose among the paths, per item size and
-// architecture. The tables are sm_90's (docs/TUNING.md has how each number was chosen); sm_80
-// reuses them and takes only the portable paths: its table turns the warp-specialized tile off,
-// as that tile needs Hopper's bulk copies.
+// every architecture) and the thresholds that choose among the paths, per item size and device
+// class. The rows by item size are the Hopper classes' (docs/TUNING.md has how each number was
+// chosen); the class table says which classes run the warp-specialized tile, which needs
+// Hopper's bulk copies, and the others take only the portable paths.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+
+#include "scankit/cuda/detail/device_info.hpp"
 
 namespace scankit::cuda::detail::decoupled_lookback {
 
@@ -61,7 +63,7 @@ struct specialized_shape {
 /// about one wave, the load window beyond that, the one-launch path for inputs of a block or
 /// two, and the warp-specialized tile from where it passes the blocked one.
 template <std::size_t ItemBytes>
-constexpr scan_tuning tuning_for(int arch) {
+constexpr scan_tuning tuning_for() {
   scan_tuning t{};
   if constexpr (ItemBytes <= 4) {
     t = {.block_size = 256, .striped_vectors = 8, .striped_raking = true, .blocked_vectors = 12,
@@ -84,15 +86,27 @@ constexpr scan_tuning tuning_for(int arch) {
          .prefetch_up_to_tiles = 0, .one_tile_per_sm_up_to_threads = 0, .load_window_tiles = 0,
          .backoff_ns = 32, .first_delay_ns = 2000};
   }
-  if (arch < 90) t.specialized_from_items = never;  // Ampere: no bulk copies
   return t;
 }
 
-/// The kernel shapes of item type T: the same on every architecture (a kernel is compiled once
-/// for all of them), taken from the sm_90 table.
+/// What each device class gets beyond the rows by item size: whether the warp-specialized tile
+/// runs.
+struct scan_class_tuning {
+  bool specialized;
+};
+inline constexpr class_entry<scan_class_tuning> scan_table[] = {
+    {device_class::hopper_fast_memory, {true}},
+    {device_class::hopper, {true}},
+    {device_class::ampere, {false}},
+    {device_class::portable, {false}},
+};
+static_assert(names_every_class(scan_table));
+
+/// The kernel shapes of item type T: the same on every device (a kernel is compiled once for all
+/// of them).
 template <class T>
 constexpr scan_tuning kernel_tuning() {
-  return tuning_for<sizeof(T)>(90);
+  return tuning_for<sizeof(T)>();
 }
 
 /// The warp-specialized tile's shape. The buffers are 128-byte aligned and the producer also
@@ -104,18 +118,24 @@ constexpr specialized_shape specialized_shape_for() {
   else return {.consumers = 128, .vectors_per_thread = 11, .stages = 3, .min_blocks_per_sm = 3, .producers = 1};
 }
 
-/// The tuning of items of `item_bytes` bytes on `arch` (compute capability x 10), for code that
-/// knows the size only at run time (the plan, the description).
-inline scan_tuning tuning_for_size(std::size_t item_bytes, int arch) {
+/// The row of items of `item_bytes` bytes, for code that knows the size only at run time.
+inline scan_tuning row_for_size(std::size_t item_bytes) {
   switch (item_bytes) {
-    case 1: return tuning_for<1>(arch);
-    case 2: return tuning_for<2>(arch);
-    case 4: return tuning_for<4>(arch);
-    case 8: return tuning_for<8>(arch);
-    case 16: return tuning_for<16>(arch);
+    case 1: return tuning_for<1>();
+    case 2: return tuning_for<2>();
+    case 4: return tuning_for<4>();
+    case 8: return tuning_for<8>();
+    case 16: return tuning_for<16>();
     default:  // other sizes share their size class's table without the 4- and 8-byte paths
-      return item_bytes < 4 ? tuning_for<3>(arch) : item_bytes < 8 ? tuning_for<7>(arch) : tuning_for<16>(arch);
+      return item_bytes < 4 ? tuning_for<3>() : item_bytes < 8 ? tuning_for<7>() : tuning_for<16>();
   }
+}
+
+/// The tuning of items of `item_bytes` bytes on device d (the plan, the description).
+inline scan_tuning tuning_for_size(std::size_t item_bytes, const device_info& d) {
+  scan_tuning t = row_for_size(item_bytes);
+  if (!tuning_of_class(scan_table, d).specialized) t.specialized_from_items = never;
+  return t;
 }
 
 /// The warp-specialized shape of 4- and 8-byte items (consumers 0 for other sizes).
