@@ -89,15 +89,13 @@ std::int64_t reduce_by_key(const K* keys, const value_t<Op>* in, std::int64_t n,
   std::vector<std::int64_t> base(static_cast<std::size_t>(p.tiles) + 1, 0);  // runs begun before tile t
   std::vector<U> carry(static_cast<std::size_t>(p.tiles) + 1, op.identity());
   std::vector<unsigned char> has_head(static_cast<std::size_t>(p.tiles), 0);
-  // Pass 1: each tile's heads and tail (in slot t + 1, replaced by the carry in pass 2).
+  // Pass 1: each tile's heads (counted without branches, so the loop vectorises) and tail (in
+  // slot t + 1, replaced by the carry in pass 2).
   for_each_tile(p.tiles, p.parallel, [&](std::int64_t t) {
     const auto [a, b] = bounds(t);
-    std::int64_t h = 0, last = -1;
-    for (std::int64_t i = a; i < b; ++i)
-      if (heads.is_head(i)) {
-        ++h;
-        last = i;
-      }
+    std::int64_t h = a == 0 ? 1 : !scankit::detail::same_key(keys[a], keys[a - 1]);
+    for (std::int64_t i = a + 1; i < b; ++i) h += !scankit::detail::same_key(keys[i], keys[i - 1]);
+    const std::int64_t last = h > 0 ? heads.last_head(a, b) : -1;
     base[static_cast<std::size_t>(t) + 1] = h;
     has_head[static_cast<std::size_t>(t)] = last >= 0 ? 1 : 0;
     carry[static_cast<std::size_t>(t) + 1] = fold(in, last >= 0 ? last : a, b, op);
