@@ -12,24 +12,18 @@ operator's identity (0, 1, the lowest value or -inf for max, the largest or +inf
 
 import operator
 
-from . import _capi
 from ._arrays import same_place, wrap
-from ._core import flat, run
+from ._core import flat
 from ._histogram import bincount
-from ._segments import _CHECK_NONE, _INT_TYPES, _segmented_reduce, _values
+from ._segments import _CHECK_NONE, _INT_TYPES, _segmented_reduce, _values, offsets_of
 from ._sort import argsort
 
 
-def _offsets_of_ids(a, ids, signed, k):
+def _offsets_of_ids(a, ids, signed, k, what):
     """int64 CSR offsets (k + 1, on a's device) of the runs of the sorted ids: offsets[s] counts
     the ids below s, so the dropped ids below 0 and from k up lie outside the segments."""
-    ops = a.ops
-    counts = bincount(ids, length=k)
+    off, _ = offsets_of(a, None, bincount(ids, length=k), what)  # the counts' scan
     below = int((ids < 0).sum()) if signed else 0
-    off = ops.zeros((k + 1,), "int64", a.device)
-    if k > 0:
-        run("scan", a, workspace="kept", dtype=_capi.DTYPE_CODES["int64"], op=_capi.OP_CODES["sum"], exclusive=0,
-            init=None, in_=counts, out=off[1:], outer=1, len=k, inner=1, algorithm=None)
     if below:
         off += below
     return off
@@ -59,7 +53,7 @@ def _by_ids(name, data, segment_ids, num_segments, indices_are_sorted, what):
     if not indices_are_sorted and s.size > 1:
         order = argsort(ids)  # stable: equal ids keep the data's order
         ids, x = s.ops.take(ids, order), a.ops.take(x, order)
-    off = _offsets_of_ids(a, ids, s.dtype not in ("uint8", "uint16", "uint32"), k)
+    off = _offsets_of_ids(a, ids, s.dtype not in ("uint8", "uint16", "uint32"), k, what)
     return _segmented_reduce(x, name, off, None, None, None, _CHECK_NONE, what)
 
 

@@ -63,9 +63,8 @@ namespace {
 
 namespace dl = detail::decoupled_lookback;
 
-/// The device a description is made for: the current one, or, where there is none, a device of
-/// compute capability 9.0 with 132 SMs and Hopper's shared memory (the class the tables are
-/// tuned on).
+/// The device a description is made for: the current one, or, where there is none,
+/// reference_device_info.
 struct described_device {
   detail::device_info info;
   dl::scan_kernels kernels;
@@ -75,10 +74,7 @@ struct described_device {
 /// (a compute_80 PTX build on an sm_90 device has none), for 4- and 8-byte items.
 described_device describe_device(std::size_t item_bytes) {
   described_device d;
-  d.info.arch = 90;
-  d.info.sm_count = 132;
-  d.info.smem_per_block_optin = 227 * 1024;
-  d.info.smem_per_sm = 228 * 1024;
+  d.info = detail::reference_device_info;
   int code_arch = d.info.arch;
   if (device_count() > 0) {
     d.info = detail::current_device_info();

@@ -8,7 +8,7 @@ namespace detail::radix {
 
 const device_info& sort_device_info() {
   static const bool have_device = device_count() > 0;
-  if (!have_device) return no_device_info;
+  if (!have_device) return reference_device_info;
   // Remembered per thread and device: current_device_info() takes a lock, and a small sort
   // takes a few microseconds. Its references stay valid for the process's lifetime.
   thread_local int known_device = -1;

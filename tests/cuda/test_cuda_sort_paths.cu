@@ -297,7 +297,7 @@ TEST(CudaSortPaths, ArgsortPositionsPlan) {
 }
 
 // The plan: a forced path is taken where it exists, and otherwise the automatic choice is;
-// the automatic choice follows the table's thresholds. Host arithmetic with no_device_info's limits
+// the automatic choice follows the table's thresholds. Host arithmetic with reference_device_info's limits
 // when there is no GPU (skipped on GPUs with less shared memory, where tiles may not fit).
 TEST(CudaSortPaths, ForcedPathsFallBackToTheAutomaticChoice) {
   if (cuda::detail::radix::sort_device_info().smem_per_block_optin < 227 * 1024)

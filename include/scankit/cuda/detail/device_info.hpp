@@ -88,6 +88,22 @@ constexpr Tuning tuning_of_class(const class_entry<Tuning> (&table)[N], const de
   return table[N - 1].t;
 }
 
+/// The description plans use where no device is present (workspace sizes and descriptions asked
+/// on a machine without a GPU): the device the tables are tuned on, compute capability 9.0 with
+/// 132 SMs and Hopper's shared memory.
+inline constexpr device_info reference_device_info{
+    .arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * 1024, .smem_per_sm = 228 * 1024};
+
+/// Which classes run the warp-specialized tiles of the scan and the compaction (they need
+/// Hopper's bulk copies and its shared memory): one table for both.
+inline constexpr class_entry<bool> warp_specialized_table[] = {
+    {device_class::hopper_fast_memory, true},
+    {device_class::hopper, true},
+    {device_class::ampere, false},
+    {device_class::portable, false},
+};
+static_assert(names_every_class(warp_specialized_table));
+
 /// The current device's description, queried once per device and kept (thread-safe).
 const device_info& current_device_info();
 

@@ -93,7 +93,7 @@ std::int64_t reduce_by_key(const K* keys, const value_t<Op>* in, std::int64_t n,
   // slot t + 1, replaced by the carry in pass 2).
   for_each_tile(p.tiles, p.parallel, [&](std::int64_t t) {
     const auto [a, b] = bounds(t);
-    std::int64_t h = a == 0 ? 1 : !scankit::detail::same_key(keys[a], keys[a - 1]);
+    std::int64_t h = heads.is_head(a);
     for (std::int64_t i = a + 1; i < b; ++i) h += !scankit::detail::same_key(keys[i], keys[i - 1]);
     const std::int64_t last = h > 0 ? heads.last_head(a, b) : -1;
     base[static_cast<std::size_t>(t) + 1] = h;

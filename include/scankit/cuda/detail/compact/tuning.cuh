@@ -113,20 +113,8 @@ struct compact_tuning {
   unsigned segmented_first_delay_ns;
 };
 
-/// What each device class gets: whether the warp-specialized tile runs (it needs Hopper's bulk
-/// copies and shared memory); the thresholds below hold for every class that runs a tile.
-struct compact_class_tuning {
-  bool specialized;
-};
-inline constexpr class_entry<compact_class_tuning> compact_table[] = {
-    {device_class::hopper_fast_memory, {true}},
-    {device_class::hopper, {true}},
-    {device_class::ampere, {false}},
-    {device_class::portable, {false}},
-};
-static_assert(names_every_class(compact_table));
-
-/// The thresholds by item size: the segmented tile from where it beats the medium one (earlier
+/// The thresholds by item size (the same for every class that runs a tile; which classes run
+/// the warp-specialized one: warp_specialized_table, device_info.hpp): the segmented tile from where it beats the medium one (earlier
 /// for select_flagged, whose flags it loads as one word per vector), the warp-specialized tile
 /// from where the small tile stops, the guess prefetch from where it stops losing (docs/TUNING.md).
 inline compact_tuning compact_tuning_for(std::size_t item_bytes, const device_info& d) {
@@ -137,7 +125,7 @@ inline compact_tuning compact_tuning_for(std::size_t item_bytes, const device_in
                    .specialized_flags_from_bytes = item_bytes == 4 ? std::int64_t{1} << 28 : never,
                    .prefetch_from_bytes = std::int64_t{1} << 29,
                    .segmented_first_delay_ns = 0};
-  if (!tuning_of_class(compact_table, d).specialized) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;
+  if (!tuning_of_class(warp_specialized_table, d)) t.specialized_from_bytes = t.specialized_flags_from_bytes = never;
   return t;
 }
 

@@ -1,8 +1,8 @@
 // decoupled-lookback's tuning tables: the kernel shapes (template parameters, compiled once for
 // every architecture) and the thresholds that choose among the paths, per item size and device
 // class. The rows by item size are the Hopper classes' (docs/TUNING.md has how each number was
-// chosen); the class table says which classes run the warp-specialized tile, which needs
-// Hopper's bulk copies, and the others take only the portable paths.
+// chosen); warp_specialized_table (device_info.hpp) says which classes run the warp-specialized
+// tile, which needs Hopper's bulk copies; the others take only the portable paths.
 #pragma once
 
 #include <cstddef>
@@ -89,19 +89,6 @@ constexpr scan_tuning tuning_for() {
   return t;
 }
 
-/// What each device class gets beyond the rows by item size: whether the warp-specialized tile
-/// runs.
-struct scan_class_tuning {
-  bool specialized;
-};
-inline constexpr class_entry<scan_class_tuning> scan_table[] = {
-    {device_class::hopper_fast_memory, {true}},
-    {device_class::hopper, {true}},
-    {device_class::ampere, {false}},
-    {device_class::portable, {false}},
-};
-static_assert(names_every_class(scan_table));
-
 /// The kernel shapes of item type T: the same on every device (a kernel is compiled once for all
 /// of them).
 template <class T>
@@ -134,7 +121,7 @@ inline scan_tuning row_for_size(std::size_t item_bytes) {
 /// The tuning of items of `item_bytes` bytes on device d (the plan, the description).
 inline scan_tuning tuning_for_size(std::size_t item_bytes, const device_info& d) {
   scan_tuning t = row_for_size(item_bytes);
-  if (!tuning_of_class(scan_table, d).specialized) t.specialized_from_items = never;
+  if (!tuning_of_class(warp_specialized_table, d)) t.specialized_from_items = never;
   return t;
 }
 

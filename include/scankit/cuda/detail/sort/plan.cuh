@@ -14,12 +14,8 @@
 
 namespace scankit::cuda::detail::radix {
 
-/// The description the sorts plan with where no device is present, so that workspace sizes
-/// can be asked on a machine without one: the newest tuning entry and its shared memory.
-inline constexpr device_info no_device_info{.arch = 90, .sm_count = 132, .smem_per_block_optin = 227 * 1024};
-
 /// The device the sorts plan for: current_device_info(), remembered per thread and device (a
-/// small sort takes microseconds, and a lock on every call shows), or no_device_info.
+/// small sort takes microseconds, and a lock on every call shows), or reference_device_info (device_info.hpp) where no device is present.
 const device_info& sort_device_info();
 
 /// The least shared memory per block of any GPU from compute capability 8.0 on.
