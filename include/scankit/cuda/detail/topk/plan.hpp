@@ -56,6 +56,7 @@ inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std
   plan p;
   p.rank_bits = static_cast<int>(key_bytes * 8);
   p.position_bits = position_bits_for(n);
+  if (n <= 0) return p;  // nothing to select: no sample to size (a forced sampled path divides by it)
   p.pass_grid = std::clamp<std::int64_t>((n + 8 * pass_threads - 1) / (8 * pass_threads), 1,
                                          std::int64_t{std::max(1, d.sm_count)} * t.pass_blocks_per_sm);
   if (segmented) {
