@@ -2,8 +2,8 @@
 // generated on the device from a hash of the position (values 0 to 199, so millions of ties at
 // every value), with 40 larger keys planted past index 2^31, two of them equal. The expected
 // result is known without a sort: the planted keys by value (the equal pair by position), then
-// the first positions holding 199. Both one-array paths; the sampled one finds far more ties at
-// its threshold than its buffer holds and falls back to the select over the whole input.
+// the first positions holding 199. Both one-array paths; the sampled one keeps millions of
+// ties at its threshold as candidates and selects among them.
 // The segmented sort past 2^31 keys: the same keys cut into one segment of 2^30 keys (merge
 // rounds up to its length), segments of 3,000 (one round each) and of 100 (shared memory
 // only); each sorted segment must be non-decreasing and hold the counts of every key its input

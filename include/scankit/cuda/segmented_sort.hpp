@@ -11,8 +11,8 @@
 //   cuda::segmented_sort_pairs(d_keys, d_keys_out, d_vals, d_vals_out, n, seg, d_ws, bytes, stream);
 //
 // Device-pointer calls are stream-ordered: no allocation, no synchronisation and no copy to the
-// host inside a call (they can be captured in a CUDA graph); the workspace depends only on n
-// and the types. The algorithm (docs/ALGORITHMS.md, "GPU segmented sort"): every piece (a
+// host inside a call (they can be captured in a CUDA graph); the workspace depends only on n,
+// the number of segments and the types, and is aligned as cudaMalloc's pointers are. The algorithm (docs/ALGORITHMS.md, "GPU segmented sort"): every piece (a
 // segment of at most 2,048 keys, or a 2,048-key slice of a longer one) sorted in shared memory
 // by one launch whatever the lengths, then merge rounds within the longer segments; or, forced,
 // a stable radix sort of every key's rank with its position, one of the positions by segment,
@@ -81,7 +81,8 @@ void segmented_sort_host(K* keys, void* values, std::size_t value_bytes, std::in
 /// Sorts each segment of d_keys_in into d_keys_out (in place allowed). Preconditions (not
 /// checked here: that would cost a pass and a copy to the host): the segments are valid for n
 /// (scankit::cuda::check_segments checks them). Workspace:
-/// segmented_sort_workspace_bytes(n, seg.count, sizeof(K), 0, cfg).
+/// segmented_sort_workspace_bytes(n, seg.count, sizeof(K), 0, cfg) bytes, 16-byte aligned (as
+/// cudaMalloc's pointers are; not checked).
 template <class K>
 void segmented_sort_keys(const K* d_keys_in, K* d_keys_out, std::int64_t n, const segment_bounds& seg,
                          void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,

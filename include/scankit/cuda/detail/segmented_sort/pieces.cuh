@@ -107,8 +107,10 @@ __global__ void __launch_bounds__(bin_threads)
   const std::int64_t s0 = first_ending_after(seg, count, lo);
   if (t == 0 && size > 0) tag[0] = gap_mark(0);
   for (std::int64_t s = s0 + t; s < count && seg.first(s) < hi; s += T) {
+    // Only non-empty segments mark their ends: an empty one lies in a gap already marked (or at
+    // a piece's start), and one writer per position keeps the marks free of shared-memory races.
     const std::int64_t e = seg.last(s);
-    if (e > lo && e < hi) tag[e - lo] = gap_mark(static_cast<int>(e - lo));
+    if (e > lo && e < hi && seg.first(s) < e) tag[e - lo] = gap_mark(static_cast<int>(e - lo));
   }
   __syncthreads();
   for (std::int64_t s = s0 + t; s < count && seg.first(s) < hi; s += T) {

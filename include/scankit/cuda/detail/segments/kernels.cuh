@@ -81,17 +81,18 @@ struct tile_args {
 template <int = 0>
 __global__ void partition_kernel(const std::int64_t* end, std::int64_t segments, std::int64_t n,
                                  std::int64_t tile_work, std::int64_t tiles, std::int64_t* partition) {
-  const std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
   const std::int64_t total = n + segments;
-  const std::int64_t d = t * tile_work < total ? t * tile_work : total;
-  std::int64_t lo = d - n > 0 ? d - n : 0, hi = d < segments ? d : segments;
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi + 1) / 2;
-    if (end[mid - 1] <= d - mid) lo = mid;
-    else hi = mid - 1;
+  const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;  // the grid is capped: stride over it
+  for (std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t <= tiles; t += step) {
+    const std::int64_t d = t * tile_work < total ? t * tile_work : total;
+    std::int64_t lo = d - n > 0 ? d - n : 0, hi = d < segments ? d : segments;
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi + 1) / 2;
+      if (end[mid - 1] <= d - mid) lo = mid;
+      else hi = mid - 1;
+    }
+    partition[t] = lo;
   }
-  partition[t] = lo;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ void run_tiles(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::siz
   static_assert(sizeof(seg_state<T>) <= state_bytes_for(sizeof(T)), "the plan sizes the look-back state");
   constexpr int Row = row_items_for(sizeof(T));
   if (p.tiles == 0) return;
+  check_launch_tiles(p.tiles, "segments");
   arena ws(d_workspace, workspace_bytes);
   tree<seg_state<T>> tr;
   unsigned long long* counter = lookback::carve_tree(tr, p.tiles, ws, s);
@@ -69,6 +70,7 @@ void run_two_pass(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::
   static_assert(sizeof(seg_state<T>) <= state_bytes_for(sizeof(T)), "the plan sizes the tile states");
   constexpr int Row = row_items_for(sizeof(T));
   if (p.tiles == 0) return;
+  check_launch_tiles(p.tiles, "segments");
   arena ws(d_workspace, workspace_bytes);
   std::int64_t* partition = ws.take<std::int64_t>(p.tiles + 1);
   auto* states = ws.take<seg_state<T>>(p.tiles);

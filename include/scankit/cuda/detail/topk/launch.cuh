@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "scankit/cuda/detail/arena.hpp"
+#include "scankit/cuda/detail/device.cuh"  // allow_dynamic_shared_memory
 #include "scankit/cuda/detail/error.cuh"
 #include "scankit/cuda/detail/topk/block_select.cuh"
 #include "scankit/cuda/detail/topk/kernels.cuh"
@@ -142,12 +143,10 @@ void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t lo
                K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
   const block_shape b = block_shape_for(k, longest, sizeof(K), d);
   auto kernel = segment_select<K>;
-  // Past 48 KiB in all a launch needs the opt-in; it is set to the most any call may take, so
-  // that calls from several threads never lower it under each other.
+  // Past 48 KiB in all a launch needs the opt-in; it is set once per device to the most any call
+  // may take, so that calls from several threads never lower it under each other.
   if (b.shared_bytes + block_static_allowance > 48 * 1024)
-    SCANKIT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) -
-                                                             block_static_allowance)));
+    allow_dynamic_shared_memory(kernel, std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - block_static_allowance);
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));
   kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, seg, count, k, b.padded_k, b.shared_keys, largest,
                                                               values, indices);

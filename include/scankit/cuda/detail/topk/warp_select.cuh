@@ -61,14 +61,10 @@ __global__ void __launch_bounds__(warp_path_threads)
       const int p = lane + 32 * j;
       item[j] = p < len ? O::make(rank_of(x[p], largest), static_cast<unsigned>(p)) : O::none();
     }
-    auto best_of = [&] {
-      O b = item[0];
+    O best = item[0], mine = O::none();
 #pragma unroll
-      for (int j = 1; j < Items; ++j)
-        if (item[j].before(b)) b = item[j];
-      return b;
-    };
-    O best = best_of(), mine = O::none();
+    for (int j = 1; j < Items; ++j)
+      if (item[j].before(best)) best = item[j];
 
     // ---- phase 2: k rounds ----
     for (int r = 0; r < k; ++r) {
@@ -76,10 +72,14 @@ __global__ void __launch_bounds__(warp_path_threads)
       if (lane == r) mine = w;
       const unsigned p = w.pos();
       if (static_cast<int>(p & 31u) == lane) {
+        // The dropped item is found by its position, not by indexing item[] with p >> 5: a
+        // computed index would move the array out of registers into local memory.
+        best = O::none();
 #pragma unroll
-        for (int j = 0; j < Items; ++j)
-          if (j == static_cast<int>(p >> 5)) item[j] = O::none();
-        best = best_of();
+        for (int j = 0; j < Items; ++j) {
+          if (item[j].pos() == p) item[j] = O::none();
+          if (item[j].before(best)) best = item[j];
+        }
       }
     }
 
