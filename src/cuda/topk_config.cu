@@ -34,6 +34,7 @@ std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key
   if (k == 0) return 0;
   using namespace detail;
   const topk::plan p = topk::make_plan(n, k, key_bytes, n, false, cfg, current_device_info());
+  if (p.path == topk_path::warp || p.path == topk_path::block) return 0;  // one row: no workspace
   const std::size_t u = 8;
   return align_up(2 * sizeof(topk::select_state)) + align_up(topk::hist_bins * u) +
          2 * align_up(static_cast<std::size_t>(p.capacity) * u) + 2 * align_up(static_cast<std::size_t>(k) * u) +

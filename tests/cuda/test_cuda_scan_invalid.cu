@@ -31,7 +31,7 @@ TEST_P(CudaScan, InvalidArgumentsThrowAndLeaveInputIntact) {
   const std::size_t need = skc::scan_workspace_bytes(n, sizeof(T), cfg);
   din_.reserve(n * sizeof(T));
   dtotal_.reserve(sizeof(T));
-  ws_.reserve(need);
+  ws_.reserve(need + 16);  // room for a misaligned workspace of `need` bytes
   T* d = din_.as<T>();
   T* tot = dtotal_.as<T>();
   ck(cudaMemcpy(d, in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
@@ -47,6 +47,8 @@ TEST_P(CudaScan, InvalidArgumentsThrowAndLeaveInputIntact) {
   if (need > 0) {
     EXPECT_THROW(skc::scan(d, d, n, op, inc, 0, ws, need - 1, stream_, cfg, tot), sk::invalid_argument);
     EXPECT_THROW(skc::scan(d, d, n, op, inc, 0, nullptr, need, stream_, cfg, tot), sk::invalid_argument);
+    EXPECT_THROW(skc::scan(d, d, n, op, inc, 0, static_cast<char*>(ws) + 8, need, stream_, cfg, tot),
+                 sk::invalid_argument);
   }
   for (int bad : {48, 2048, 16, 0 - 32, 1000, 1025}) {
     const skc::scan_config bad_cfg{algo(), bad};

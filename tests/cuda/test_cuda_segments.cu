@@ -144,7 +144,10 @@ class CudaSegments : public cuda_stream_test<int> {
 };
 
 TEST_F(CudaSegments, EveryDistributionAndSize) {
-  const auto sizes = test_sizes({tile4, tile4 / 2}, quick() ? 100000 : 600000, 1);
+  // Every layout is checked on the host for every operation, so sizes stop at a few million
+  // (tile*tile + 1 would be 2^28); test_cuda_segments_large takes the sizes past 2^31.
+  const auto sizes = test_sizes({tile4, tile4 / 2}, quick() ? 100000 : 600000, 1,
+                                quick() ? std::int64_t{1} << 21 : std::int64_t{1} << 22);
   const std::vector<double> means = sanitize_tier() ? std::vector<double>{8.0, 65536.0}
                                                     : std::vector<double>{1.0, 8.0, 256.0, 65536.0};
   for (auto d : all_segment_dists)

@@ -48,7 +48,7 @@ TYPED_TEST_SUITE(CudaTopk, key_types);
 TYPED_TEST(CudaTopk, OneArrayEveryPathMatchesTheReference) {
   using K = TypeParam;
   std::vector<i64> sizes{1, 97, 1025, 65537};
-  if (!sanitize_tier()) sizes.insert(sizes.end(), {2, 1023, (i64{1} << 20) + 3});  // + the automatic sampled path
+  if (!sanitize_tier()) sizes.insert(sizes.end(), {2, 1023, 8192, 8193, (i64{1} << 20) + 3});  // + the automatic sampled path
   if (!quick()) sizes.push_back(std::uniform_int_distribution<i64>(i64{1} << 20, i64{1} << 22)(rng()));
   for (const i64 n : sizes) {
     const bool big = n > 100000;
@@ -61,7 +61,8 @@ TYPED_TEST(CudaTopk, OneArrayEveryPathMatchesTheReference) {
         std::vector<i64> order_i(static_cast<std::size_t>(n));
         cpu::topk_serial(in.data(), n, n, order_v.data(), order_i.data(), cpu::topk_options{largest});
         for (const i64 k : ks(n)) {
-          for (const auto path : {skc::topk_path::automatic, skc::topk_path::sampled, skc::topk_path::radix}) {
+          for (const auto path : {skc::topk_path::automatic, skc::topk_path::sampled, skc::topk_path::radix,
+                                  skc::topk_path::block, skc::topk_path::warp}) {
             SCOPED_TRACE(::testing::Message() << "n = " << n << ", k = " << k << ", " << name(p)
                                               << (largest ? ", largest" : ", smallest") << ", path " << name(path));
             std::vector<K> got_v;
@@ -147,7 +148,9 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_EQ(i1, i2);
   EXPECT_TRUE(bitwise_equal(v1, v2));
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, 8, 4), skc::topk_path::sampled);
-  EXPECT_EQ(skc::plan_topk(1000, 8, 4), skc::topk_path::radix);
+  EXPECT_EQ(skc::plan_topk(1000, 8, 4), skc::topk_path::warp);  // a small array is one row
+  EXPECT_EQ(skc::plan_topk(4000, 8, 4), skc::topk_path::block);
+  EXPECT_EQ(skc::plan_topk(100000, 8, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
   EXPECT_EQ(skc::plan_topk(1 << 20, 2000, 4, 64), skc::topk_path::sort);
@@ -205,8 +208,12 @@ TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
   const std::vector<float> host{3, 1, 2, 5, 4, 0};
   device_buffer in, vals, idx, ws;
   in.reserve(64), vals.reserve(64), idx.reserve(64);
-  const std::size_t wsb = skc::topk_workspace_bytes(6, 6, 4);
-  ws.reserve(wsb);
+  // The workspace checks need a path that takes workspace: six keys alone run as one row.
+  const skc::topk_config radix{skc::topk_path::radix};
+  const std::size_t wsb = skc::topk_workspace_bytes(6, 6, 4, radix);
+  ASSERT_GT(wsb, 16u);
+  ASSERT_EQ(skc::topk_workspace_bytes(6, 6, 4), 0u);
+  ws.reserve(wsb + 16);  // room for a misaligned workspace of wsb bytes
   ck(cudaMemcpy(in.p, host.data(), 24, cudaMemcpyHostToDevice));
   ck(cudaMemset(vals.p, 0x5a, 64)), ck(cudaMemset(idx.p, 0x5a, 64));
   const float* d_in = in.as<float>();
@@ -231,8 +238,9 @@ TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
   expect_throw([&] { skc::topk<float>(nullptr, 6, 1, d_v, d_i, ws.p, wsb, nullptr); });
   expect_throw([&] { skc::topk<float>(d_in, 6, 1, nullptr, d_i, ws.p, wsb, nullptr); });
   expect_throw([&] { skc::topk(d_in, 6, 1, d_v, nullptr, ws.p, wsb, nullptr); });
-  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, ws.p, 16, nullptr); });
-  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, nullptr, wsb, nullptr); });
+  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, ws.p, 16, nullptr, {}, radix); });
+  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, nullptr, wsb, nullptr, {}, radix); });
+  expect_throw([&] { skc::topk(d_in, 6, 6, d_v, d_i, static_cast<char*>(ws.p) + 4, wsb, nullptr, {}, radix); });
   expect_throw([&] { skc::topk_rows(d_in, 2, 3, 4, d_v, d_i, ws.p, wsb, nullptr); });
   expect_throw([&] { skc::topk_rows(d_in, -2, 3, 1, d_v, d_i, ws.p, wsb, nullptr); });
   skc::topk_rows(d_in, 0, 3, 2, d_v, d_i, ws.p, wsb, nullptr);  // no rows: nothing to write

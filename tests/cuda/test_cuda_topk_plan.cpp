@@ -22,18 +22,31 @@ std::string trace(const char* dev, std::size_t bytes, std::int64_t n, std::int64
          " forced " + std::string(skc::name(forced));
 }
 
-// One array: every forced path is taken as forced (automatic picks radix or sampled), and the
-// sample's runs and the candidate buffer lie inside the array.
+// One array: every forced path is taken as forced where it fits, automatic runs a small array
+// as one row (warp or block) and a larger one by the grid-wide paths, and the sample's runs and
+// the candidate buffer lie inside the array.
 TEST(CudaTopkPlan, OneArrayPlansStayInsideTheArray) {
   for (const auto& dev : scankit::test::described_devices())
     for (std::size_t bytes : {1u, 2u, 4u, 8u})
       for (std::int64_t n : sizes)
         for (std::int64_t k : {std::int64_t{1}, std::int64_t{8}, std::int64_t{1024}, n / 2, n})
-          for (skc::topk_path forced : {skc::topk_path::automatic, skc::topk_path::radix, skc::topk_path::sampled}) {
+          for (skc::topk_path forced : {skc::topk_path::automatic, skc::topk_path::radix, skc::topk_path::sampled,
+                                        skc::topk_path::block, skc::topk_path::warp}) {
             if (k < 1 || k > n) continue;
             SCOPED_TRACE(trace(dev.name, bytes, n, k, forced));
             const dt::plan p = dt::make_plan(n, k, bytes, n, false, skc::topk_config{forced}, dev.info);
-            if (forced != skc::topk_path::automatic) EXPECT_EQ(p.path, forced);
+            const bool warp_fits = k <= dt::warp_max_k && n <= std::int64_t{dt::warp_max_items} * 32;
+            const bool block_fits = k <= skc::topk_block_max_k && n < (std::int64_t{1} << 32);
+            const bool small = n <= dt::tuning_for(dev.info).block_shared_keys;
+            if (forced == skc::topk_path::radix || forced == skc::topk_path::sampled) EXPECT_EQ(p.path, forced);
+            if (forced == skc::topk_path::warp) EXPECT_EQ(p.path, warp_fits ? forced : block_fits ? skc::topk_path::block : p.path);
+            if (forced == skc::topk_path::block && block_fits) EXPECT_EQ(p.path, forced);
+            if (forced == skc::topk_path::automatic) {
+              if (small && warp_fits) EXPECT_EQ(p.path, skc::topk_path::warp);
+              else if (small && block_fits) EXPECT_EQ(p.path, skc::topk_path::block);
+              else EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
+            }
+            if (p.path == skc::topk_path::warp || p.path == skc::topk_path::block) continue;  // one row: no sample
             EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
             EXPECT_GE(std::int64_t{1} << p.position_bits, n);
             EXPECT_EQ(p.rank_bits, static_cast<int>(bytes * 8));

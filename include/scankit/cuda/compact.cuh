@@ -60,7 +60,7 @@ struct checker {
       throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(have) +
                              " bytes is too small; " + std::string(name(cfg.algorithm)) + " needs " +
                              std::to_string(need) + " for n = " + std::to_string(n));
-    if (need > 0 && ws == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
+    detail::check_workspace_pointer(ws, need, where);
   }
   void algorithm(const compact_config& cfg) const {
     if (cfg.algorithm != compact_algorithm::scan_scatter && cfg.algorithm != compact_algorithm::single_pass)

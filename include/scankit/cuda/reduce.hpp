@@ -53,7 +53,7 @@ void copy_result_to_host(void* host, const void* device, std::size_t bytes, cuda
 ///   d_in:        n items of T in device memory (any alignment of T).
 ///   d_out:       one value_t<Op> in device memory.
 ///   d_workspace: at least reduce_workspace_bytes(sizeof(value_t<Op>)) bytes of device memory,
-///                aligned as cudaMalloc's pointers are. Not checked beyond its size.
+///                aligned as cudaMalloc's pointers are (16 bytes at least; checked).
 /// Arguments are checked before anything is launched; a failure throws and writes nothing.
 template <class T, class F, class Op>
 void transform_reduce(const T* d_in, std::int64_t n, F f, Op op, value_t<Op>* d_out, void* d_workspace,

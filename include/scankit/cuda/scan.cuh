@@ -42,8 +42,7 @@ void scan(const value_t<Op>* d_in, value_t<Op>* d_out, std::int64_t n, Op op, sc
     throw invalid_argument("scankit::cuda::scan: workspace of " + std::to_string(workspace_bytes) +
                            " bytes is too small; " + std::string(name(cfg.algorithm)) + " needs " +
                            std::to_string(need) + " for n = " + std::to_string(n));
-  if (need > 0 && d_workspace == nullptr)
-    throw invalid_argument("scankit::cuda::scan: workspace is a null pointer");
+  detail::check_workspace_pointer(d_workspace, need, "scankit::cuda::scan");
   const int block = detail::resolve_block_size(cfg);
   detail::arena ws(d_workspace, workspace_bytes);
   switch (cfg.algorithm) {

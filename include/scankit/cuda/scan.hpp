@@ -97,7 +97,7 @@ std::string scan_path_description(std::int64_t n, std::size_t item_bytes, bool a
 ///   d_total:     optional device pointer that receives the carry-out op(init, x0, ..., xn-1).
 ///   d_workspace: at least scan_workspace_bytes(n, sizeof(T), cfg) bytes of device memory,
 ///                16-byte aligned, as cudaMalloc's (256-byte aligned) pointers are: the
-///                look-back's status words are read as aligned 8-byte words. Not checked.
+///                look-back's status words are read as aligned 8-byte words (checked).
 /// Arguments are checked before anything is launched; a failure throws and leaves d_in intact.
 template <class Op>
 void scan(const value_t<Op>* d_in, value_t<Op>* d_out, std::int64_t n, Op op, scan_kind kind,

@@ -52,7 +52,7 @@ void segmented_sort_device(const segmented_sort_request& r) {
   if (r.workspace_bytes < need)
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; this call needs " + std::to_string(need));
-  if (need > 0 && r.workspace == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
+  check_workspace_pointer(r.workspace, need, where);
   if (r.n == 0) return;
   if (r.seg.count == 0) {  // no segment: every key stays where it is
     if (r.keys_out != r.keys_in)

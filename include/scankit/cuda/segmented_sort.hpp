@@ -82,7 +82,7 @@ void segmented_sort_host(K* keys, void* values, std::size_t value_bytes, std::in
 /// checked here: that would cost a pass and a copy to the host): the segments are valid for n
 /// (scankit::cuda::check_segments checks them). Workspace:
 /// segmented_sort_workspace_bytes(n, seg.count, sizeof(K), 0, cfg) bytes, 16-byte aligned (as
-/// cudaMalloc's pointers are; not checked).
+/// cudaMalloc's pointers are; checked).
 template <class K>
 void segmented_sort_keys(const K* d_keys_in, K* d_keys_out, std::int64_t n, const segment_bounds& seg,
                          void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,

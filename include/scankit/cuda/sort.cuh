@@ -49,7 +49,7 @@ void sort_device(const sort_request& r) {
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; " + std::string(name(r.config.algorithm)) + " needs " +
                            std::to_string(need) + " for n = " + std::to_string(r.n));
-  if (need > 0 && r.workspace == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
+  detail::check_workspace_pointer(r.workspace, need, where);
   radix::run_sort<K>(r, begin, end, narrow);
 }
 

@@ -50,12 +50,18 @@ void topk_device(const topk_request& r) {
   if (r.workspace_bytes < need)
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; this call needs " + std::to_string(need));
-  if (need > 0 && r.workspace == nullptr) throw invalid_argument(std::string(where) + ": workspace is a null pointer");
+  check_workspace_pointer(r.workspace, need, where);
   if (r.k == 0 || outputs == 0) return;
   const device_info& d = current_device_info();
   const tk::plan p = tk::make_plan(r.n, r.k, sizeof(K), rows ? r.cols : r.n, segmented, r.config, d);
   const K* in = static_cast<const K*>(r.in);
   K* values = static_cast<K*>(r.values);
+  if (!segmented && (p.path == topk_path::warp || p.path == topk_path::block)) {  // one row of n keys
+    const tk::segments_of row{nullptr, nullptr, r.n};
+    if (p.path == topk_path::warp) tk::run_warp(in, row, 1, r.n, r.k, r.options.largest, values, r.indices, d, r.stream);
+    else tk::run_block(in, row, 1, r.n, r.k, r.options.largest, values, r.indices, d, r.stream);
+    return;
+  }
   if (!segmented) {
     arena a(r.workspace, r.workspace_bytes);
     const auto w = tk::carve_array(a, p, r.k, sort_workspace_bytes(r.k, 8, 8));

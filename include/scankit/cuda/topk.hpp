@@ -48,11 +48,13 @@ struct topk_options {
 ///            of the positions, the keys of the chosen digit moved to a candidate buffer once
 ///            they fit (about two reads)
 ///   block    segments and rows: one block per segment selects in shared memory (k up to
-///            topk_block_max_k, else sort)
+///            topk_block_max_k, else sort); automatic also runs one array that a block holds
+///            in shared memory as one row
 ///   sort     segments and rows: a segmented sort of (rank, position), sliced at k
 ///   warp     segments and rows of at most 1,024 keys, k up to 32: one warp per segment holds
 ///            it in registers and takes the k best one by one (automatic picks it for rows
-///            that fit; bounds in device memory only where n itself fits)
+///            that fit, and for one array that fits; bounds in device memory only where n
+///            itself fits)
 /// A forced path that does not apply (sampled for segments, block above its k, warp above its
 /// length or k) runs the
 /// automatic choice; plan_topk reports what runs.

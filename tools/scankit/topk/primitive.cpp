@@ -31,7 +31,8 @@ void add_common(CLI::App& app, topk_common_options& o) {
       ->check(check_rows)
       ->capture_default_str();
   app.add_option("--path", o.path,
-                 "The GPU path (topk_config::path): auto, or forced: sampled, radix (one array), block, sort, warp (rows); "
+                 "The GPU path (topk_config::path): auto, or forced: sampled, radix (one array), block, warp (rows, or one "
+                 "array as one row), sort (rows); "
                  "a path that does not apply runs the automatic one, and the path column says what ran")
       ->check(CLI::IsMember(topk_path_names()))
       ->capture_default_str();

@@ -2,6 +2,7 @@
 // stated, and worded, once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,6 +20,20 @@ inline constexpr std::int64_t max_launch_tiles = 0x7fffffff;
 inline void check_launch_tiles(std::int64_t tiles, std::string_view who) {
   if (tiles > max_launch_tiles)
     throw invalid_argument(std::string(who) + ": too many tiles for one launch");
+}
+
+/// The alignment a caller's workspace must have (cudaMalloc's pointers have 256): the arrays
+/// carved from it (math.hpp's workspace_alignment apart) are read as aligned words of up to 16 bytes.
+inline constexpr std::size_t workspace_base_alignment = 16;
+
+/// Throws invalid_argument("<who>: workspace is a null pointer" or "... must be 16-byte
+/// aligned") where a call that needs `need` bytes of workspace was given an unusable pointer.
+inline void check_workspace_pointer(const void* workspace, std::size_t need, std::string_view who) {
+  if (need == 0) return;
+  if (workspace == nullptr) throw invalid_argument(std::string(who) + ": workspace is a null pointer");
+  if (reinterpret_cast<std::uintptr_t>(workspace) % workspace_base_alignment != 0)
+    throw invalid_argument(std::string(who) + ": workspace must be " + std::to_string(workspace_base_alignment) +
+                           "-byte aligned (as cudaMalloc's pointers are)");
 }
 
 }  // namespace scankit::cuda::detail

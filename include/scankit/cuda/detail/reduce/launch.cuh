@@ -46,6 +46,7 @@ void run(const T* d_in, std::int64_t n, std::int64_t index_base, F f, Op op, val
   if (d_workspace == nullptr || workspace_bytes_given < need)
     throw invalid_argument("scankit::cuda::reduce: workspace of " + std::to_string(workspace_bytes_given) +
                            " bytes, needs " + std::to_string(need) + " (reduce_workspace_bytes)");
+  check_workspace_pointer(d_workspace, need, "scankit::cuda::reduce");
   const auto misalignment = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(d_in) % 16);
   const plan p = make_plan(n, sizeof(T), misalignment, is_commutative_v<Op>, cfg, o, d);
   U* partials = static_cast<U*>(d_workspace);

@@ -30,6 +30,7 @@ inline plan checked_plan(const char* who, operation what, std::int64_t n, std::i
   if (d_workspace == nullptr || workspace_bytes < p.workspace)
     throw invalid_argument(std::string(who) + ": workspace of " + std::to_string(workspace_bytes) +
                            " bytes, needs " + std::to_string(p.workspace) + " (segments_workspace_bytes)");
+  check_workspace_pointer(d_workspace, p.workspace, who);
   return p;
 }
 

@@ -59,15 +59,27 @@ inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std
   if (n <= 0) return p;  // nothing to select: no sample to size (a forced sampled path divides by it)
   p.pass_grid = std::clamp<std::int64_t>((n + 8 * pass_threads - 1) / (8 * pass_threads), 1,
                                          std::int64_t{std::max(1, d.sm_count)} * t.pass_blocks_per_sm);
+  // The warp path holds a segment in one warp's registers and one winner per lane; the block
+  // path counts a digit in 32 bits and sorts its winners in shared memory.
+  const bool warp_fits = k <= warp_max_k && longest <= std::int64_t{warp_max_items} * 32;
+  const bool block_fits = k <= topk_block_max_k && longest < (std::int64_t{1} << 32);
+  const bool pick_warp = cfg.path == topk_path::automatic || cfg.path == topk_path::warp;
   if (segmented) {
-    // The warp path holds a segment in one warp's registers and one winner per lane; the block
-    // path counts a digit in 32 bits and sorts its winners in shared memory.
-    const bool warp_fits = k <= warp_max_k && longest <= std::int64_t{warp_max_items} * 32;
-    const bool block_fits = k <= topk_block_max_k && longest < (std::int64_t{1} << 32);
-    const bool pick = cfg.path == topk_path::automatic || cfg.path == topk_path::warp;
-    p.path = pick && warp_fits                        ? topk_path::warp
+    p.path = pick_warp && warp_fits                      ? topk_path::warp
              : cfg.path != topk_path::sort && block_fits ? topk_path::block
                                                          : topk_path::sort;
+    return p;
+  }
+  // A small array is one row: one warp, or one block that holds it in shared memory, selects it
+  // in one launch, where the grid-wide passes cost a dozen launches whatever the size.
+  const bool one_row = cfg.path == topk_path::automatic ? n <= t.block_shared_keys
+                                                        : cfg.path == topk_path::warp || cfg.path == topk_path::block;
+  if (one_row && (cfg.path != topk_path::block && warp_fits)) {
+    p.path = topk_path::warp;
+    return p;
+  }
+  if (one_row && block_fits) {
+    p.path = topk_path::block;
     return p;
   }
   p.capacity = std::min<std::int64_t>(n, std::max<std::int64_t>(std::int64_t{1} << 16, n / 64));

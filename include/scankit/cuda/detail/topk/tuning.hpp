@@ -27,7 +27,8 @@ inline constexpr int warp_max_k = 32;
 /// One row of the tuning table.
 struct tuning {
   int pass_blocks_per_sm;      // resident blocks the passes' grids are sized for
-  int block_shared_keys;       // keys a segment may have to be held in shared memory (else read per pass)
+  int block_shared_keys;       // keys a segment may have to be held in shared memory (else read per
+                               // pass); one array of at most this many keys runs as one row
   std::int64_t sampled_min_n;  // below this one array takes the radix path (a sample would not pay)
   int sample_ratio;            // one key of the input in this many is in the sample
   int sample_margin;           // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
