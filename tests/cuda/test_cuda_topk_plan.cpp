@@ -38,16 +38,13 @@ TEST(CudaTopkPlan, OneArrayPlansStayInsideTheArray) {
             const bool warp_fits = k <= dt::warp_max_k && n <= std::int64_t{dt::warp_max_items} * 32;
             const bool block_fits = k <= skc::topk_block_max_k && n < (std::int64_t{1} << 32);
             const bool small = n <= dt::tuning_for(dev.info).block_shared_keys;
+            const bool row_forced = forced == skc::topk_path::warp || forced == skc::topk_path::block;
+            const bool as_row = forced == skc::topk_path::automatic ? small : row_forced;
             if (forced == skc::topk_path::radix || forced == skc::topk_path::sampled) EXPECT_EQ(p.path, forced);
-            if (forced == skc::topk_path::warp) EXPECT_EQ(p.path, warp_fits ? forced : block_fits ? skc::topk_path::block : p.path);
-            if (forced == skc::topk_path::block && block_fits) EXPECT_EQ(p.path, forced);
-            if (forced == skc::topk_path::automatic) {
-              if (small && warp_fits) EXPECT_EQ(p.path, skc::topk_path::warp);
-              else if (small && block_fits) EXPECT_EQ(p.path, skc::topk_path::block);
-              else EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
-            }
+            if (as_row && warp_fits && forced != skc::topk_path::block) EXPECT_EQ(p.path, skc::topk_path::warp);
+            else if (as_row && block_fits) EXPECT_EQ(p.path, skc::topk_path::block);
+            else EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
             if (p.path == skc::topk_path::warp || p.path == skc::topk_path::block) continue;  // one row: no sample
-            EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
             EXPECT_GE(std::int64_t{1} << p.position_bits, n);
             EXPECT_EQ(p.rank_bits, static_cast<int>(bytes * 8));
             EXPECT_GE(p.pass_grid, 1);

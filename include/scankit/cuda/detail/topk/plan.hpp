@@ -64,23 +64,16 @@ inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std
   const bool warp_fits = k <= warp_max_k && longest <= std::int64_t{warp_max_items} * 32;
   const bool block_fits = k <= topk_block_max_k && longest < (std::int64_t{1} << 32);
   const bool pick_warp = cfg.path == topk_path::automatic || cfg.path == topk_path::warp;
-  if (segmented) {
+  // A small array is one row: one warp, or one block that holds it in shared memory, selects it
+  // in one launch, where the grid-wide passes cost a dozen launches whatever the size.
+  const bool one_row = !segmented && (cfg.path == topk_path::automatic
+                                          ? n <= t.block_shared_keys
+                                          : cfg.path == topk_path::warp || cfg.path == topk_path::block);
+  if (segmented || one_row) {  // the row paths; one array that fits neither takes the grid-wide ones
     p.path = pick_warp && warp_fits                      ? topk_path::warp
              : cfg.path != topk_path::sort && block_fits ? topk_path::block
                                                          : topk_path::sort;
-    return p;
-  }
-  // A small array is one row: one warp, or one block that holds it in shared memory, selects it
-  // in one launch, where the grid-wide passes cost a dozen launches whatever the size.
-  const bool one_row = cfg.path == topk_path::automatic ? n <= t.block_shared_keys
-                                                        : cfg.path == topk_path::warp || cfg.path == topk_path::block;
-  if (one_row && (cfg.path != topk_path::block && warp_fits)) {
-    p.path = topk_path::warp;
-    return p;
-  }
-  if (one_row && block_fits) {
-    p.path = topk_path::block;
-    return p;
+    if (segmented || p.path != topk_path::sort) return p;
   }
   p.capacity = std::min<std::int64_t>(n, std::max<std::int64_t>(std::int64_t{1} << 16, n / 64));
   bool sampled = n >= t.sampled_min_n;
