@@ -1,4 +1,6 @@
 // The top-k's non-template parts: the plan and the workspace sizes on the current device.
+#include <algorithm>
+
 #include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/math.hpp"
 #include "scankit/cuda/detail/topk/launch.cuh"
@@ -34,7 +36,8 @@ std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key
   if (k == 0) return 0;
   using namespace detail;
   const topk::plan p = topk::make_plan(n, k, key_bytes, n, false, cfg, current_device_info());
-  if (p.path == topk_path::warp || p.path == topk_path::block) return 0;  // one row: no workspace
+  // One row: no workspace, but for the winners of its chunks where it is split.
+  if (p.path == topk_path::warp || p.path == topk_path::block) return topk::chunk_workspace_bytes(p, key_bytes);
   const std::size_t u = 8;
   return align_up(2 * sizeof(topk::select_state)) + align_up(topk::hist_bins * u) +
          2 * align_up(static_cast<std::size_t>(p.capacity) * u) + 2 * align_up(static_cast<std::size_t>(k) * u) +
@@ -47,9 +50,17 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
   check_path(cfg, "scankit::cuda::segmented_topk_workspace_bytes");
   if (k == 0 || segments == 0) return 0;
   using namespace detail;
-  // The longest segment is not known here: n, which never picks a smaller workspace than a call.
-  const topk::plan p = topk::make_plan(n, k, key_bytes, n, true, cfg, current_device_info());
-  return p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
+  // Segments or rows, which are not told apart here: the larger of what segments need (their
+  // longest taken as n, which never picks a smaller workspace than a call) and what rows of
+  // n / segments keys need (split rows keep their chunks' winners).
+  const device_info& d = current_device_info();
+  const topk::plan p = topk::make_plan(n, k, key_bytes, n, true, cfg, d);
+  std::size_t bytes = p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
+  if (n % segments == 0) {
+    const topk::plan r = topk::make_plan(n, k, key_bytes, n / segments, true, cfg, d, true);
+    bytes = std::max(bytes, r.path == topk_path::sort ? segmented_sort::order_bytes(n) : topk::chunk_workspace_bytes(r, key_bytes));
+  }
+  return bytes;
 }
 
 }  // namespace scankit::cuda

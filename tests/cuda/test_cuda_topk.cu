@@ -112,7 +112,9 @@ TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
   // Rows: the warp path (up to 256 and up to 1,024 keys), the block path (segments held in
   // shared memory or read per digit) and, for k above topk_block_max_k, the sort path.
   std::vector<std::pair<i64, i64>> shapes{{1, 1}, {700, 37}, {2, 20000}, {40, 256}};
-  if (!sanitize_tier()) shapes.insert(shapes.end(), {{3, 1000}, {5, 3000}, {9, 1024}, {4, 1025}});
+  // Rows longer than a block holds are split into chunks: one level at 20,000 keys, two for
+  // k = 1,024 at 70,001.
+  if (!sanitize_tier()) shapes.insert(shapes.end(), {{3, 1000}, {5, 3000}, {9, 1024}, {4, 1025}, {2, 70001}});
   for (const auto& [rows, cols] : shapes) {
     for (const auto p : {key_pattern::random, key_pattern::few_distinct}) {
       const auto in = make_keys<K>(rows * cols, p);
@@ -150,12 +152,42 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, 8, 4), skc::topk_path::sampled);
   EXPECT_EQ(skc::plan_topk(1000, 8, 4), skc::topk_path::warp);  // a small array is one row
   EXPECT_EQ(skc::plan_topk(4000, 8, 4), skc::topk_path::block);
-  EXPECT_EQ(skc::plan_topk(100000, 8, 4), skc::topk_path::radix);
+  EXPECT_EQ(skc::plan_topk(100000, 8, 4), skc::topk_path::block);  // one row in chunks
+  EXPECT_EQ(skc::plan_topk(100000, 2000, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
   EXPECT_EQ(skc::plan_topk(1 << 20, 2000, 4, 64), skc::topk_path::sort);
   EXPECT_EQ(skc::plan_topk(1000, 8, 4, 10), skc::topk_path::warp);
   EXPECT_EQ(skc::plan_topk(1000, 33, 4, 10), skc::topk_path::block);
+}
+
+// The sampled path's filter reads 16-byte vectors: an input that starts off their boundary has
+// keys before the first and after the last whole vector, each taken once.
+TEST(CudaTopkApi, MisalignedInputOnTheSampledPath) {
+  SKIP_WITHOUT_GPU();
+  auto check = [](auto key) {
+    using K = decltype(key);
+    const i64 n = (i64{1} << 20) + 13;
+    const auto in = make_keys<K>(n + 16, key_pattern::random);
+    device_buffer d_in, v, ix, ws;
+    d_in.reserve(in.size() * sizeof(K)), v.reserve(1024 * sizeof(K)), ix.reserve(1024 * 8);
+    ck(cudaMemcpy(d_in.p, in.data(), in.size() * sizeof(K), cudaMemcpyHostToDevice));
+    const skc::topk_config sampled{skc::topk_path::sampled};
+    for (const i64 offset : {i64{1}, i64{3}, static_cast<i64>(16 / sizeof(K)) - 1})
+      for (const i64 k : {i64{1}, i64{8}, i64{1000}}) {
+        std::vector<K> want_v(k), got_v(k);
+        std::vector<i64> want_i(k), got_i(k);
+        cpu::topk_serial(in.data() + offset, n, k, want_v.data(), want_i.data());
+        const std::size_t b = skc::topk_workspace_bytes(n, k, sizeof(K), sampled);
+        ws.reserve(b);
+        skc::topk(d_in.as<K>() + offset, n, k, v.as<K>(), ix.as<i64>(), ws.p, b, nullptr, {}, sampled);
+        ck(cudaMemcpy(got_v.data(), v.p, k * sizeof(K), cudaMemcpyDeviceToHost));
+        ck(cudaMemcpy(got_i.data(), ix.p, k * 8, cudaMemcpyDeviceToHost));
+        EXPECT_EQ(got_i, want_i) << sizeof(K) << "-byte keys, offset " << offset << ", k = " << k;
+        EXPECT_TRUE(bitwise_equal(want_v, got_v));
+      }
+  };
+  check(std::uint8_t{}), check(std::int16_t{}), check(float{}), check(double{});
 }
 
 // No call copies to the host or allocates, so a stream capture of one array's top-k (the

@@ -39,11 +39,17 @@ TEST(CudaTopkPlan, OneArrayPlansStayInsideTheArray) {
             const bool block_fits = k <= skc::topk_block_max_k && n < (std::int64_t{1} << 32);
             const bool small = n <= dt::tuning_for(dev.info).block_shared_keys;
             const bool row_forced = forced == skc::topk_path::warp || forced == skc::topk_path::block;
-            const bool as_row = forced == skc::topk_path::automatic ? small : row_forced;
+            // Automatic: a larger array is one row only where it is split into chunks.
+            const bool as_row = forced == skc::topk_path::automatic ? small || p.chunk > 0 : row_forced;
+            if (forced == skc::topk_path::automatic && !small && p.chunk > 0) {
+              EXPECT_LE(n, dt::tuning_for(dev.info).chunked_max_n);
+              EXPECT_LE((n + p.chunk - 1) / p.chunk * k, dt::block_shape_for(k, -1, bytes, dev.info).shared_keys);
+            }
             if (forced == skc::topk_path::radix || forced == skc::topk_path::sampled) EXPECT_EQ(p.path, forced);
             if (as_row && warp_fits && forced != skc::topk_path::block) EXPECT_EQ(p.path, skc::topk_path::warp);
             else if (as_row && block_fits) EXPECT_EQ(p.path, skc::topk_path::block);
             else EXPECT_TRUE(p.path == skc::topk_path::radix || p.path == skc::topk_path::sampled);
+            if (p.chunk > 0) EXPECT_EQ(p.path, skc::topk_path::block);
             if (p.path == skc::topk_path::warp || p.path == skc::topk_path::block) continue;  // one row: no sample
             EXPECT_GE(std::int64_t{1} << p.position_bits, n);
             EXPECT_EQ(p.rank_bits, static_cast<int>(bytes * 8));
@@ -97,6 +103,36 @@ TEST(CudaTopkPlan, SegmentPathsFitTheirLimits) {
           if (forced == skc::topk_path::automatic)
             EXPECT_EQ(p.path, warp_fits ? skc::topk_path::warp : block_fits ? skc::topk_path::block : skc::topk_path::sort);
         }
+}
+
+// Split rows: chunks no longer than the block holds, of at least 2k keys (each level at least
+// halves a row) with a last one of at least k, and the first level's winners counted for all
+// rows; rows that fit the block, and segments of unknown lengths, are not split.
+TEST(CudaTopkPlan, SplitRowsHaveChunksOfAtLeastTwiceK) {
+  for (const auto& dev : scankit::test::described_devices())
+    for (std::size_t bytes : {1u, 4u, 8u})
+      for (std::int64_t cols : {std::int64_t{1000}, std::int64_t{8193}, std::int64_t{20000}, std::int64_t{131072},
+                                std::int64_t{1} << 20, (std::int64_t{1} << 20) + 7})
+        for (std::int64_t k : {std::int64_t{1}, std::int64_t{50}, std::int64_t{1024}, cols / 3})
+          for (std::int64_t rows : {std::int64_t{1}, std::int64_t{3}})
+            for (skc::topk_path forced : {skc::topk_path::automatic, skc::topk_path::block, skc::topk_path::warp}) {
+              SCOPED_TRACE(trace(dev.name, bytes, cols, k, forced) + " rows " + std::to_string(rows));
+              const std::int64_t n = rows * cols;
+              const dt::plan p = dt::make_plan(n, k, bytes, cols, true, skc::topk_config{forced}, dev.info, true);
+              const std::int64_t held = k <= skc::topk_block_max_k ? dt::block_shape_for(k, -1, bytes, dev.info).shared_keys : 0;
+              EXPECT_EQ(p.chunk, dt::chunk_for(cols, k, held) * (p.path == skc::topk_path::block));
+              if (p.chunk > 0) {
+                const std::int64_t per_row = (cols + p.chunk - 1) / p.chunk;
+                EXPECT_GT(cols, held);
+                EXPECT_LE(p.chunk, held);
+                EXPECT_GE(p.chunk, 2 * k);
+                EXPECT_GE(cols - (per_row - 1) * p.chunk, k);
+                EXPECT_EQ(p.chunk_winners, rows * per_row * k);
+                EXPECT_GE(dt::chunk_workspace_bytes(p, bytes), static_cast<std::size_t>(p.chunk_winners) * (bytes + 8));
+              }
+              // The same segments with unknown lengths are never split.
+              EXPECT_EQ(dt::make_plan(n, k, bytes, n, true, skc::topk_config{forced}, dev.info).chunk, 0);
+            }
 }
 
 }  // namespace

@@ -54,26 +54,26 @@ void topk_device(const topk_request& r) {
   if (r.k == 0 || outputs == 0) return;
   const device_info& d = current_device_info();
   const std::int64_t cols = rows ? r.cols : r.n;  // the longest row or segment the plan may assume
-  const tk::plan p = tk::make_plan(r.n, r.k, sizeof(K), cols, segmented, r.config, d);
+  const tk::plan p = tk::make_plan(r.n, r.k, sizeof(K), cols, segmented, r.config, d, rows);
   const K* in = static_cast<const K*>(r.in);
   K* values = static_cast<K*>(r.values);
-  const bool one_row = !segmented && (p.path == topk_path::warp || p.path == topk_path::block);
-  if (!segmented && !one_row) {
+  const bool row_path = p.path == topk_path::warp || p.path == topk_path::block;
+  if (!segmented && !row_path) {
     arena a(r.workspace, r.workspace_bytes);
     const auto w = tk::carve_array(a, p, r.k, sort_workspace_bytes(r.k, 8, 8));
     tk::run_array(in, r.n, r.k, r.options.largest, values, r.indices, p, w, r.stream);
-    return;
-  }
-  // Rows (one array taken as one row of n among them) and segments.
-  const bool equal_rows = rows || one_row;
-  const std::int64_t n_rows = one_row ? 1 : count;
-  const tk::segments_of seg{equal_rows ? nullptr : r.seg.begin, equal_rows ? nullptr : r.seg.end, cols};
-  if (p.path == topk_path::warp) {
+  } else if (!segmented || (rows && row_path)) {  // rows, and one array taken as one row
+    tk::run_rows(in, segmented ? count : 1, cols, r.k, r.options.largest, values, r.indices, p, r.workspace,
+                 r.workspace_bytes, d, r.stream);
+  } else if (p.path == topk_path::warp) {
     // Bounds: no segment is longer than n, which the plan checked against the warp's reach.
-    tk::run_warp(in, seg, n_rows, cols, r.k, r.options.largest, values, r.indices, d, r.stream);
+    const tk::segments_of seg{r.seg.begin, r.seg.end, cols};
+    tk::run_warp(in, nullptr, seg, count, cols, r.k, r.options.largest, values, r.indices, d, r.stream);
   } else if (p.path == topk_path::block) {
-    tk::run_block(in, seg, n_rows, equal_rows ? cols : -1, r.k, r.options.largest, values, r.indices, d, r.stream);
-  } else {
+    const tk::segments_of seg{r.seg.begin, r.seg.end, cols};
+    tk::run_block(in, nullptr, seg, 0, count, -1, r.k, r.options.largest, values, r.indices, d, r.stream);
+  } else {  // the sort path, of segments or rows
+    const tk::segments_of seg{rows ? nullptr : r.seg.begin, rows ? nullptr : r.seg.end, cols};
     arena a(r.workspace, r.workspace_bytes);
     tk::run_sorted(in, seg, count, r.n, r.k, r.options.largest, values, r.indices, a, d, r.stream);
   }

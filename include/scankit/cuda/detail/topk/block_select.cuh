@@ -1,8 +1,10 @@
 // The block path of the segmented top-k: one block per segment (or row) runs the radix select
 // of kernels.cuh in shared memory, 8-bit digits with one counter per thread, then sorts its k
-// winners by (rank, position) with a bitonic network and writes them out.
+// winners by (rank, position) with a bitonic network and writes them out. A row longer than a
+// block holds is split into chunks, one block each (plan.hpp's chunk_for; launch.cuh's levels).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
@@ -13,16 +15,11 @@ namespace scankit::cuda::detail::topk {
 
 using segmented_sort::segments_of;
 
-/// Shared memory of the block path: the winners (padded to a power of two), then the ranks of a
-/// segment short enough to be held.
-constexpr std::size_t block_shared_bytes(std::int64_t padded_k, int shared_keys, std::size_t key_bytes) {
-  return static_cast<std::size_t>(padded_k) * 16 + static_cast<std::size_t>(shared_keys) * key_bytes;
-}
-
 template <class K>
 __global__ void __launch_bounds__(block_path_threads)
-    segment_select(const K* in, segments_of seg, std::int64_t count, std::int64_t k, std::int64_t padded_k,
-                   int shared_keys, bool largest, K* values, std::int64_t* indices) {
+    segment_select(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t chunk, std::int64_t count,
+                   std::int64_t k, std::int64_t padded_k, int shared_keys, bool largest, K* values,
+                   std::int64_t* indices) {
   using U = typename radix_traits<K>::bits_t;
   constexpr int T = block_path_threads, rank_bits = sizeof(K) * 8;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -35,7 +32,16 @@ __global__ void __launch_bounds__(block_path_threads)
   __shared__ unsigned written;
   const int t = threadIdx.x;
   for (std::int64_t s = blockIdx.x; s < count; s += gridDim.x) {
-    const std::int64_t b = seg.first(s), len = seg.last(s) - b;
+    // A chunk of a row (rows of seg.cols keys split into `chunk`-key pieces) reports positions
+    // in its row; a level over winners reports the positions it was given beside them.
+    std::int64_t b = 0, len = 0, offset = 0;
+    if (chunk > 0) {
+      const std::int64_t per_row = (seg.cols + chunk - 1) / chunk, row = s / per_row;
+      offset = (s - row * per_row) * chunk;
+      b = row * seg.cols + offset, len = std::min(chunk, seg.cols - offset);
+    } else {
+      b = seg.first(s), len = seg.last(s) - b;
+    }
     const K* x = in + b;
     const bool hold = len <= shared_keys;
     if (hold)
@@ -99,7 +105,7 @@ __global__ void __launch_bounds__(block_path_threads)
     // A segment shorter than k (a broken precondition) leaves padding: never read through it.
     for (std::int64_t j = t; j < k; j += T) {
       const std::int64_t p = static_cast<std::int64_t>(w_pos[j]);
-      if (p < len) values[s * k + j] = x[p], indices[s * k + j] = p;
+      if (p < len) values[s * k + j] = x[p], indices[s * k + j] = positions ? positions[b + p] : offset + p;
     }
     __syncthreads();
   }

@@ -10,6 +10,7 @@
 // a call never waits for the host.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -213,16 +214,58 @@ __global__ void __launch_bounds__(pass_threads) select_pass(source<K> src, selec
 }
 
 /// The sampled path's one read of the input: every key at or below the sample's threshold
-/// goes to the candidate buffer (counted on past its capacity, so an overflow shows).
-template <class K, int Unroll>
-__global__ void __launch_bounds__(pass_threads) filter_pass(source<K> src, const select_state* sample, select_state* st,
+/// goes to the candidate buffer (counted on past its capacity, so an overflow shows). The
+/// sample's select ran over rank digits from the top, so its prefix and mask make one
+/// threshold rank in the key's own width; keys are read 16 bytes at a time and a warp takes
+/// slots only when one of its lanes holds a candidate, which leaves the pass bound by memory.
+template <class K, int Vectors>
+__global__ void __launch_bounds__(pass_threads) filter_pass(const K* in, std::int64_t n, bool largest,
+                                                   const select_state* sample, select_state* st,
                                                    std::int64_t capacity, u64* cand_rank, u64* cand_pos) {
+  using U = typename radix_traits<K>::bits_t;
+  constexpr int per = static_cast<int>(16 / sizeof(K));  // keys in one 16-byte vector
   const select_state s = *sample;
-  for_each_key<Unroll>(src, false, src.n, [&](u64 r, u64 p, bool valid) {
-    const bool take = valid && wins(r, p, s);
-    const u64 slot = warp_slot(&st->count, take);
-    if (take && slot < static_cast<u64>(capacity)) cand_rank[slot] = r, cand_pos[slot] = p;
-  });
+  const U limit = static_cast<U>(s.prefix_rank | ~s.mask_rank);
+  auto rank = [&](K x) { return scankit::detail::sort_rank_bits(x, 0, static_cast<int>(sizeof(K) * 8), largest); };
+  auto take = [&](K x, std::int64_t pos, bool valid) {
+    const bool t = valid && rank(x) <= limit;
+    const u64 slot = warp_slot(&st->count, t);
+    if (t && slot < static_cast<u64>(capacity)) cand_rank[slot] = static_cast<u64>(rank(x)), cand_pos[slot] = static_cast<u64>(pos);
+  };
+  // ---- the keys before the first 16-byte boundary and after the last whole vector ----
+  const auto misaligned = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) & 15u);
+  const std::int64_t head = std::min<std::int64_t>(n, ((16 - misaligned) & 15) / static_cast<std::int64_t>(sizeof(K)));
+  const std::int64_t vectors = (n - head) / per, tail = head + vectors * per;
+  if (blockIdx.x == 0 && threadIdx.x < 32) {  // head + (n - tail) < 2 * per <= 32 keys: one per lane
+    const std::int64_t lane = threadIdx.x, pos = lane < head ? lane : tail + (lane - head);
+    const bool valid = lane < head + (n - tail);
+    take(valid ? in[pos] : K{}, pos, valid);
+  }
+  // ---- the vectors: each warp reads 32 x Vectors of them per step, all lanes the same steps ----
+  const uint4* body = reinterpret_cast<const uint4*>(in + head);
+  const std::int64_t lane = threadIdx.x & 31, warp = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) >> 5;
+  const std::int64_t warps = (std::int64_t{gridDim.x} * blockDim.x) >> 5;
+  constexpr std::int64_t step = 32 * Vectors;
+  for (std::int64_t base = warp * step; base < vectors; base += warps * step) {
+    K key[Vectors][per];
+    bool any = false;
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const std::int64_t v = base + j * 32 + lane;
+      uint4 raw{0, 0, 0, 0};
+      if (v < vectors) raw = __ldcs(body + v);
+      memcpy(key[j], &raw, 16);
+#pragma unroll
+      for (int e = 0; e < per; ++e) any |= v < vectors && rank(key[j][e]) <= limit;
+    }
+    if (!__any_sync(0xffffffffu, any)) continue;
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const std::int64_t v = base + j * 32 + lane;
+#pragma unroll
+      for (int e = 0; e < per; ++e) take(key[j][e], head + v * per + e, v < vectors);
+    }
+  }
 }
 
 /// Clears both selects' states and the digit counts, and sets how many winners each wants.

@@ -20,6 +20,7 @@
 namespace scankit::cuda::detail::topk {
 
 inline constexpr int pass_unroll = 8;
+inline constexpr int filter_vectors = 4;  // 16-byte vectors per lane per step of the filter
 inline constexpr int hist_bins = 1 << grid_digit_bits;
 
 /// The select's digits: the rank's from the top in `bits`-bit steps, then the position's.
@@ -74,8 +75,8 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
           sample, &w.states[1], w.hist, digits[d], 0, nullptr, nullptr, 0, nullptr, nullptr);
       SCANKIT_LAUNCH_CHECK("scankit::cuda::topk select_pass (sample)");
     }
-    filter_pass<K, pass_unroll><<<grid, pass_threads, 0, stream>>>(whole, &w.states[1], &w.states[0], p.capacity, w.cand_rank,
-                                                         w.cand_pos);
+    filter_pass<K, filter_vectors><<<grid, pass_threads, 0, stream>>>(in, n, largest, &w.states[1], &w.states[0],
+                                                                     p.capacity, w.cand_rank, w.cand_pos);
     SCANKIT_LAUNCH_CHECK("scankit::cuda::topk filter_pass");
     begin_main<><<<1, 1, 0, stream>>>(&w.states[0], k, p.capacity);
     SCANKIT_LAUNCH_CHECK("scankit::cuda::topk begin_main");
@@ -97,60 +98,68 @@ void run_array(const K* in, std::int64_t n, std::int64_t k, bool largest, K* val
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk gather_winners");
 }
 
-/// The block path's shared memory and the keys it holds per segment.
-struct block_shape {
-  std::int64_t padded_k;
-  int shared_keys;
-  std::size_t shared_bytes;
-};
-
-/// Shared memory past the dynamic part: the block path's static counters and state.
-inline constexpr std::size_t block_static_allowance = 4096;
-
-/// The shape for k and rows of `longest` keys (-1: segments of unknown lengths): a segment's
-/// ranks are held in shared memory when it fits (up to the tuned count), else read per digit;
-/// rows get exactly the room of one row, or none when a row does not fit.
-inline block_shape block_shape_for(std::int64_t k, std::int64_t longest, std::size_t key_bytes, const device_info& d) {
-  block_shape b;
-  b.padded_k = 1;
-  while (b.padded_k < k) b.padded_k <<= 1;
-  const std::size_t limit = std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - block_static_allowance;
-  const std::size_t winners = block_shared_bytes(b.padded_k, 0, key_bytes);
-  const auto tuned = static_cast<std::int64_t>(tuning_for(d).block_shared_keys);
-  const auto room = static_cast<std::int64_t>((limit > winners ? limit - winners : 0) / key_bytes);
-  const std::int64_t most = std::min(tuned, room);
-  b.shared_keys = static_cast<int>(longest < 0 ? most : longest <= most ? longest : 0);
-  b.shared_bytes = block_shared_bytes(b.padded_k, b.shared_keys, key_bytes);
-  return b;
-}
-
 template <class K>
-void run_warp(const K* in, segments_of seg, std::int64_t count, std::int64_t longest, std::int64_t k, bool largest,
-              K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
+void run_warp(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t count, std::int64_t longest,
+              std::int64_t k, bool largest, K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
   constexpr int warps_per_block = warp_path_threads / 32;
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(
       (count + warps_per_block - 1) / warps_per_block, 1, std::int64_t{std::max(1, d.sm_count)} * 64));
   // Segments of up to 256 keys hold 8 per lane; longer ones 32.
   if (longest <= 256)
-    warp_select<K, 8><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);
+    warp_select<K, 8><<<grid, warp_path_threads, 0, stream>>>(in, positions, seg, count, k, largest, values, indices);
   else
-    warp_select<K, warp_max_items><<<grid, warp_path_threads, 0, stream>>>(in, seg, count, k, largest, values, indices);
+    warp_select<K, warp_max_items>
+        <<<grid, warp_path_threads, 0, stream>>>(in, positions, seg, count, k, largest, values, indices);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk warp_select");
 }
 
+/// One block per segment, or per chunk of a row where `chunk` > 0 (count is then the chunks).
 template <class K>
-void run_block(const K* in, segments_of seg, std::int64_t count, std::int64_t longest, std::int64_t k, bool largest,
-               K* values, std::int64_t* indices, const device_info& d, cudaStream_t stream) {
-  const block_shape b = block_shape_for(k, longest, sizeof(K), d);
+void run_block(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t chunk, std::int64_t count,
+               std::int64_t longest, std::int64_t k, bool largest, K* values, std::int64_t* indices,
+               const device_info& d, cudaStream_t stream) {
+  const block_shape b = block_shape_for(k, chunk > 0 ? chunk : longest, sizeof(K), d);
   auto kernel = segment_select<K>;
   // Past 48 KiB in all a launch needs the opt-in; it is set once per device to the most any call
   // may take, so that calls from several threads never lower it under each other.
   if (b.shared_bytes + block_static_allowance > 48 * 1024)
     allow_dynamic_shared_memory(kernel, std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - block_static_allowance);
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));
-  kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, seg, count, k, b.padded_k, b.shared_keys, largest,
-                                                              values, indices);
+  kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, positions, seg, chunk, count, k, b.padded_k,
+                                                              b.shared_keys, largest, values, indices);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk segment_select");
+}
+
+/// Rows (one array as one row) on the warp or the block path. Rows split into chunks (plan.chunk)
+/// run in levels: each selects the k best of every chunk into rows of (chunks x k) winners with
+/// their positions, until a row fits one block, whose level writes the results. Ties stay
+/// broken by position: a row's winners stand in the order of their chunks, and within one
+/// chunk equal keys stand by position.
+template <class K>
+void run_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k, bool largest, K* values,
+              std::int64_t* indices, const plan& p, void* workspace, std::size_t workspace_bytes,
+              const device_info& d, cudaStream_t stream) {
+  const K* src = in;
+  const std::int64_t* src_pos = nullptr;
+  if (p.chunk > 0) {
+    arena a(workspace, workspace_bytes);
+    K* level_v[2] = {a.take<K>(p.chunk_winners), a.take<K>(p.chunk_winners)};
+    std::int64_t* level_p[2] = {a.take<std::int64_t>(p.chunk_winners), a.take<std::int64_t>(p.chunk_winners)};
+    const std::int64_t held = block_shape_for(k, -1, sizeof(K), d).shared_keys;
+    int out = 0;
+    for (std::int64_t chunk = p.chunk; chunk > 0; chunk = chunk_for(cols, k, held), out ^= 1) {
+      const std::int64_t per_row = (cols + chunk - 1) / chunk;
+      run_block(src, src_pos, segments_of{nullptr, nullptr, cols}, chunk, rows * per_row, chunk, k, largest,
+                level_v[out], level_p[out], d, stream);
+      src = level_v[out], src_pos = level_p[out], cols = per_row * k;
+    }
+  }
+  const segments_of seg{nullptr, nullptr, cols};
+  const bool warp_fits = k <= warp_max_k && cols <= std::int64_t{warp_max_items} * 32;
+  if (p.path == topk_path::warp || (p.warp_last && warp_fits))
+    run_warp(src, src_pos, seg, rows, cols, k, largest, values, indices, d, stream);
+  else
+    run_block(src, src_pos, seg, 0, rows, cols, k, largest, values, indices, d, stream);
 }
 
 }  // namespace scankit::cuda::detail::topk

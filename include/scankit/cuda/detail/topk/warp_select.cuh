@@ -6,7 +6,8 @@
 //            smaller first; and its own best
 //   phase 2  k rounds: a reduction over the lanes finds the warp's best order; the lane that
 //            holds it drops it and finds its next best; lane r keeps round r's winner
-//   phase 3  lane r < k writes winner r: the results come out in order, ties by position
+//   phase 3  lane r < k writes winner r: the results come out in order, ties by position (a
+//            level over chunk winners writes the row positions it was given beside them)
 #pragma once
 
 #include <cstdint>
@@ -43,8 +44,8 @@ struct order<K, false> {
 
 template <class K, int Items>
 __global__ void __launch_bounds__(warp_path_threads)
-    warp_select(const K* in, segments_of seg, std::int64_t count, std::int64_t k, bool largest, K* values,
-                std::int64_t* indices) {
+    warp_select(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t count, std::int64_t k,
+                bool largest, K* values, std::int64_t* indices) {
   using O = order<K>;
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const std::int64_t warps = std::int64_t{gridDim.x} * (blockDim.x >> 5);
@@ -88,7 +89,7 @@ __global__ void __launch_bounds__(warp_path_threads)
     if (lane < k && lane < len) {
       const unsigned p = mine.pos();
       values[s * k + lane] = x[p];
-      indices[s * k + lane] = static_cast<std::int64_t>(p);
+      indices[s * k + lane] = positions ? positions[first + p] : static_cast<std::int64_t>(p);
     }
   }
 }
