@@ -30,6 +30,8 @@ struct tuning {
   int block_shared_keys;       // keys a segment may have to be held in shared memory (else read per
                                // pass); one array of at most this many keys runs as one row
   std::int64_t chunked_max_n;   // one array of up to this many keys may run as one row in chunks
+  int split_rows_per_sm;        // rows are split into chunks only while fewer than this many per SM:
+                                // more fill the GPU with one block each, and each level sorts k winners
   std::int64_t sampled_min_n;  // below this one array takes the radix path (a sample would not pay)
   int sample_ratio;            // one key of the input in this many is in the sample
   int sample_margin;           // sampled keys the threshold lies beyond the expected k-th, besides 4 sigma
@@ -37,10 +39,10 @@ struct tuning {
 
 /// The table: a row per device class (device_info.hpp).
 inline constexpr class_entry<tuning> tuning_table[] = {
-    {device_class::hopper_fast_memory, {8, 8192, std::int64_t{1} << 20, std::int64_t{1} << 20, 256, 8}},
-    {device_class::hopper, {8, 8192, std::int64_t{1} << 20, std::int64_t{1} << 20, 256, 8}},
-    {device_class::ampere, {8, 8192, std::int64_t{1} << 20, std::int64_t{1} << 20, 256, 8}},
-    {device_class::portable, {4, 4096, std::int64_t{1} << 19, std::int64_t{1} << 20, 256, 8}},
+    {device_class::hopper_fast_memory, {8, 8192, std::int64_t{1} << 20, 4, std::int64_t{1} << 20, 256, 8}},
+    {device_class::hopper, {8, 8192, std::int64_t{1} << 20, 4, std::int64_t{1} << 20, 256, 8}},
+    {device_class::ampere, {8, 8192, std::int64_t{1} << 20, 4, std::int64_t{1} << 20, 256, 8}},
+    {device_class::portable, {4, 4096, std::int64_t{1} << 19, 4, std::int64_t{1} << 20, 256, 8}},
 };
 static_assert(names_every_class(tuning_table));
 
