@@ -134,7 +134,7 @@ std::size_t topk_half_bytes(int dtype, std::int64_t rows, std::int64_t cols) {
 std::size_t topk_library_bytes(int dtype, std::int64_t rows, std::int64_t cols, std::int64_t k) {
   const auto key_bytes = static_cast<std::size_t>(dtype_size(dtype));
   if (rows == 1) return sc::topk_workspace_bytes(cols, k, key_bytes);
-  return sc::segmented_topk_workspace_bytes(rows * cols, rows, k, key_bytes);
+  return sc::topk_rows_workspace_bytes(rows, cols, k, key_bytes);
 }
 
 }  // namespace

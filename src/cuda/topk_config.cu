@@ -1,5 +1,5 @@
 // The top-k's non-template parts: the plan and the workspace sizes on the current device.
-#include <algorithm>
+#include <cstdint>
 
 #include "scankit/cuda/detail/device_info.hpp"
 #include "scankit/cuda/detail/math.hpp"
@@ -50,17 +50,24 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
   check_path(cfg, "scankit::cuda::segmented_topk_workspace_bytes");
   if (k == 0 || segments == 0) return 0;
   using namespace detail;
-  // Segments or rows, which are not told apart here: the larger of what segments need (their
-  // longest taken as n, which never picks a smaller workspace than a call) and what rows of
-  // n / segments keys need (split rows keep their chunks' winners).
-  const device_info& d = current_device_info();
-  const topk::plan p = topk::make_plan(n, k, key_bytes, n, true, cfg, d);
-  std::size_t bytes = p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
-  if (n % segments == 0) {
-    const topk::plan r = topk::make_plan(n, k, key_bytes, n / segments, true, cfg, d, true);
-    bytes = std::max(bytes, r.path == topk_path::sort ? segmented_sort::order_bytes(n) : topk::chunk_workspace_bytes(r, key_bytes));
-  }
-  return bytes;
+  // The longest segment is not known here: n, which never picks a smaller workspace than a call.
+  const topk::plan p = topk::make_plan(n, k, key_bytes, n, true, cfg, current_device_info());
+  return p.path == topk_path::sort ? segmented_sort::order_bytes(n) : 0;
+}
+
+std::size_t topk_rows_workspace_bytes(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
+                                      const topk_config& cfg) {
+  if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::topk_rows_workspace_bytes: rows and cols must be >= 0");
+  if (cols > 0 && rows > INT64_MAX / cols)
+    throw invalid_argument("scankit::cuda::topk_rows_workspace_bytes: rows * cols overflows");
+  const std::int64_t n = rows * cols;
+  check_request(n, k, key_bytes, rows, "scankit::cuda::topk_rows_workspace_bytes");
+  check_path(cfg, "scankit::cuda::topk_rows_workspace_bytes");
+  if (k == 0 || rows == 0) return 0;
+  using namespace detail;
+  // Split rows keep their chunks' winners; the sort path its ordering buffers.
+  const topk::plan p = topk::make_plan(n, k, key_bytes, cols, true, cfg, current_device_info(), true);
+  return p.path == topk_path::sort ? segmented_sort::order_bytes(n) : topk::chunk_workspace_bytes(p, key_bytes);
 }
 
 }  // namespace scankit::cuda

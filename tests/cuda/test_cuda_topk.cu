@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -153,6 +154,9 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_EQ(skc::plan_topk(1000, 8, 4), skc::topk_path::warp);  // a small array is one row
   EXPECT_EQ(skc::plan_topk(4000, 8, 4), skc::topk_path::block);
   EXPECT_EQ(skc::plan_topk(100000, 8, 4), skc::topk_path::block);  // one row in chunks
+  EXPECT_GT(skc::topk_workspace_bytes(100000, 8, 4), 0u);            // their winners
+  EXPECT_EQ(skc::segmented_topk_workspace_bytes(100000, 1, 8, 4), 0u);  // bounds are never split
+  EXPECT_GT(skc::topk_rows_workspace_bytes(2, 50000, 8, 4), 0u);
   EXPECT_EQ(skc::plan_topk(100000, 2000, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);
@@ -162,19 +166,24 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
 }
 
 // The sampled path's filter reads 16-byte vectors: an input that starts off their boundary has
-// keys before the first and after the last whole vector, each taken once.
+// keys before the first and after the last whole vector, each taken once. The largest key
+// stands at the first and the last position (and at one in between), so that those keys are
+// among the winners (all of them for the wider keys, whose largest value is otherwise rare).
 TEST(CudaTopkApi, MisalignedInputOnTheSampledPath) {
   SKIP_WITHOUT_GPU();
   auto check = [](auto key) {
     using K = decltype(key);
     const i64 n = (i64{1} << 20) + 13;
-    const auto in = make_keys<K>(n + 16, key_pattern::random);
+    auto in = make_keys<K>(n + 16, key_pattern::random);
     device_buffer d_in, v, ix, ws;
     d_in.reserve(in.size() * sizeof(K)), v.reserve(1024 * sizeof(K)), ix.reserve(1024 * 8);
     ck(cudaMemcpy(d_in.p, in.data(), in.size() * sizeof(K), cudaMemcpyHostToDevice));
     const skc::topk_config sampled{skc::topk_path::sampled};
     for (const i64 offset : {i64{1}, i64{3}, static_cast<i64>(16 / sizeof(K)) - 1})
       for (const i64 k : {i64{1}, i64{8}, i64{1000}}) {
+        const K top = std::numeric_limits<K>::max();
+        for (const i64 at : {offset, offset + n / 2, offset + n - 1}) in[static_cast<std::size_t>(at)] = top;
+        ck(cudaMemcpy(d_in.p, in.data(), in.size() * sizeof(K), cudaMemcpyHostToDevice));
         std::vector<K> want_v(k), got_v(k);
         std::vector<i64> want_i(k), got_i(k);
         cpu::topk_serial(in.data() + offset, n, k, want_v.data(), want_i.data());
@@ -194,23 +203,27 @@ TEST(CudaTopkApi, MisalignedInputOnTheSampledPath) {
 // sampled path and its device-side fallback decisions) and of a rows top-k replays correctly.
 TEST(CudaTopkApi, CapturesInACudaGraphAndReplays) {
   SKIP_WITHOUT_GPU();
-  const i64 n = (i64{3} << 20) + 11, k = 100, rows = 512, cols = 3000, kr = 20;
+  const i64 n = (i64{3} << 20) + 11, k = 100, rows = 512, cols = 3000, kr = 20, ns = 100003;  // ns: one split row
   const auto in = make_keys<float>(n, key_pattern::random);
   std::vector<float> want_v(k), want_rv(static_cast<std::size_t>(rows * kr));
-  std::vector<i64> want_i(k), want_ri(static_cast<std::size_t>(rows * kr));
+  std::vector<i64> want_i(k), want_ri(static_cast<std::size_t>(rows * kr)), want_si(k);
+  std::vector<float> want_sv(k);
   cpu::topk_serial(in.data(), n, k, want_v.data(), want_i.data());
+  cpu::topk_serial(in.data(), ns, k, want_sv.data(), want_si.data());
   cpu::topk_rows(in.data(), rows, cols, kr, want_rv.data(), want_ri.data());
   cudaStream_t s{};
   ck(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  device_buffer d_in, v, ix, rv, rix, ws1, ws2;
+  device_buffer d_in, v, ix, rv, rix, ws1, ws2, sv, six, ws3;
   d_in.reserve(in.size() * 4), v.reserve(k * 4), ix.reserve(k * 8), rv.reserve(want_rv.size() * 4);
   rix.reserve(want_ri.size() * 8);
-  const std::size_t b1 = skc::topk_workspace_bytes(n, k, 4), b2 = skc::segmented_topk_workspace_bytes(rows * cols, rows, kr, 4);
-  ws1.reserve(b1), ws2.reserve(b2);
+  const std::size_t b1 = skc::topk_workspace_bytes(n, k, 4), b2 = skc::topk_rows_workspace_bytes(rows, cols, kr, 4);
+  const std::size_t b3 = skc::topk_workspace_bytes(ns, k, 4);
+  ws1.reserve(b1), ws2.reserve(b2), ws3.reserve(b3), sv.reserve(k * 4), six.reserve(k * 8);
   ck(cudaMemcpy(d_in.p, in.data(), in.size() * 4, cudaMemcpyHostToDevice));
   auto calls = [&] {
     skc::topk(d_in.as<float>(), n, k, v.as<float>(), ix.as<i64>(), ws1.p, b1, s);
     skc::topk_rows(d_in.as<float>(), rows, cols, kr, rv.as<float>(), rix.as<i64>(), ws2.p, b2, s);
+    skc::topk(d_in.as<float>(), ns, k, sv.as<float>(), six.as<i64>(), ws3.p, b3, s);
   };
   calls();  // the first call queries the device; the captured ones find it known
   ck(cudaStreamSynchronize(s));
@@ -222,13 +235,16 @@ TEST(CudaTopkApi, CapturesInACudaGraphAndReplays) {
   ck(cudaGraphInstantiate(&ge, g, 0));
   for (int replay = 0; replay < 2; ++replay) {
     ck(cudaMemsetAsync(ix.p, 0xff, k * 8, s)), ck(cudaMemsetAsync(rix.p, 0xff, want_ri.size() * 8, s));
+    ck(cudaMemsetAsync(six.p, 0xff, k * 8, s));
     ck(cudaGraphLaunch(ge, s));
     ck(cudaStreamSynchronize(s));
-    std::vector<i64> got_i(k), got_ri(want_ri.size());
+    std::vector<i64> got_i(k), got_ri(want_ri.size()), got_si(k);
+    ck(cudaMemcpy(got_si.data(), six.p, k * 8, cudaMemcpyDeviceToHost));
     ck(cudaMemcpy(got_i.data(), ix.p, k * 8, cudaMemcpyDeviceToHost));
     ck(cudaMemcpy(got_ri.data(), rix.p, got_ri.size() * 8, cudaMemcpyDeviceToHost));
     EXPECT_EQ(got_i, want_i) << "replay " << replay;
     EXPECT_EQ(got_ri, want_ri) << "replay " << replay;
+    EXPECT_EQ(got_si, want_si) << "replay " << replay;
   }
   cudaGraphExecDestroy(ge);
   cudaGraphDestroy(g);

@@ -130,6 +130,15 @@ TEST(CudaTopkPlan, SplitRowsHaveChunksOfAtLeastTwiceK) {
                 EXPECT_GE(p.chunk, 2 * k);
                 EXPECT_GE(cols - (per_row - 1) * p.chunk, k);
                 EXPECT_EQ(p.chunk_winners, rows * per_row * k);
+                // Every later level writes fewer winners than the one before: the two buffers hold them.
+                for (std::int64_t cols_l = per_row * k, w = p.chunk_winners, level = 2;; ++level) {
+                  const std::int64_t c = dt::chunk_for(cols_l, k, held);
+                  if (c == 0) break;
+                  const std::int64_t next = rows * ((cols_l + c - 1) / c) * k;
+                  EXPECT_LT(next, w);
+                  if (level == 2) EXPECT_EQ(next, p.next_winners);
+                  w = next, cols_l = next / rows;
+                }
                 EXPECT_GE(dt::chunk_workspace_bytes(p, bytes), static_cast<std::size_t>(p.chunk_winners) * (bytes + 8));
               }
               // The same segments with unknown lengths are never split.

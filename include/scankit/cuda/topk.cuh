@@ -45,8 +45,9 @@ void topk_device(const topk_request& r) {
   if (reinterpret_cast<std::uintptr_t>(r.in) % sizeof(K) || reinterpret_cast<std::uintptr_t>(r.values) % sizeof(K) ||
       reinterpret_cast<std::uintptr_t>(r.indices) % 8)
     throw invalid_argument(std::string(where) + ": pointers must be aligned to their element size");
-  const std::size_t need = segmented ? segmented_topk_workspace_bytes(r.n, count, r.k, sizeof(K), r.config)
-                                     : topk_workspace_bytes(r.n, r.k, sizeof(K), r.config);
+  const std::size_t need = rows        ? topk_rows_workspace_bytes(r.rows, r.cols, r.k, sizeof(K), r.config)
+                           : segmented ? segmented_topk_workspace_bytes(r.n, count, r.k, sizeof(K), r.config)
+                                       : topk_workspace_bytes(r.n, r.k, sizeof(K), r.config);
   if (r.workspace_bytes < need)
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; this call needs " + std::to_string(need));
@@ -91,8 +92,9 @@ void topk_host(const K* in, std::int64_t n, topk_shape shape, const segment_boun
   const std::int64_t count = shape == topk_shape::rows ? rows : host_seg.count;
   const std::int64_t outputs = segmented ? count * k : k;
   if (k == 0 || outputs == 0) return;
-  const std::size_t ws = segmented ? segmented_topk_workspace_bytes(n, count, k, sizeof(K), cfg)
-                                   : topk_workspace_bytes(n, k, sizeof(K), cfg);
+  const std::size_t ws = shape == topk_shape::rows ? topk_rows_workspace_bytes(rows, cols, k, sizeof(K), cfg)
+                         : segmented                ? segmented_topk_workspace_bytes(n, count, k, sizeof(K), cfg)
+                                                    : topk_workspace_bytes(n, k, sizeof(K), cfg);
   const std::size_t in_b = align_up(static_cast<std::size_t>(n) * sizeof(K));
   const std::size_t seg_b = align_up(static_cast<std::size_t>(host_seg.count) * 8);
   const std::size_t val_b = align_up(static_cast<std::size_t>(outputs) * sizeof(K));

@@ -89,10 +89,14 @@ topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::
 /// Bytes of device workspace a top-k of one array of n keys of `key_bytes` needs.
 std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key_bytes, const topk_config& cfg = {});
 
-/// Bytes of device workspace a top-k of `segments` segments over n keys needs (topk_rows:
-/// rows segments over rows * cols keys).
+/// Bytes of device workspace a top-k of `segments` segments (bounds) over n keys needs.
 std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments, std::int64_t k,
                                            std::size_t key_bytes, const topk_config& cfg = {});
+
+/// Bytes of device workspace a top-k of each row of a rows x cols matrix needs on the current
+/// device (rows longer than a block holds, too few to fill the GPU, keep their chunks' winners).
+std::size_t topk_rows_workspace_bytes(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
+                                      const topk_config& cfg = {});
 
 namespace detail {
 /// What a top-k selects from: one array, segments (bounds, none included), or rows x cols.
@@ -145,7 +149,7 @@ void segmented_topk(const K* d_in, std::int64_t n, const segment_bounds& seg, st
 }
 
 /// The top-k of every row of a row-major rows x cols matrix (k <= cols) into rows x k arrays.
-/// Workspace: segmented_topk_workspace_bytes(rows * cols, rows, k, sizeof(K), cfg).
+/// Workspace: topk_rows_workspace_bytes(rows, cols, k, sizeof(K), cfg).
 template <class K>
 void topk_rows(const K* d_in, std::int64_t rows, std::int64_t cols, std::int64_t k, K* d_values,
                std::int64_t* d_indices, void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream,

@@ -144,7 +144,7 @@ cuda::topk_config gpu_config(const std::string& path) {
 /// The device workspace of one run (plan_topk and the workspace functions need a device).
 std::size_t gpu_workspace_bytes(std::int64_t n, const spec& sp, std::size_t key_bytes) {
   const auto cfg = gpu_config(sp.path);
-  return sp.matrix_rows > 0 ? cuda::segmented_topk_workspace_bytes(n, sp.matrix_rows, sp.k, key_bytes, cfg)
+  return sp.matrix_rows > 0 ? cuda::topk_rows_workspace_bytes(sp.matrix_rows, n / sp.matrix_rows, sp.k, key_bytes, cfg)
                             : cuda::topk_workspace_bytes(n, sp.k, key_bytes, cfg);
 }
 #endif

@@ -143,8 +143,8 @@ void run_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k,
   const std::int64_t* src_pos = nullptr;
   if (p.chunk > 0) {
     arena a(workspace, workspace_bytes);
-    K* level_v[2] = {a.take<K>(p.chunk_winners), a.take<K>(p.chunk_winners)};
-    std::int64_t* level_p[2] = {a.take<std::int64_t>(p.chunk_winners), a.take<std::int64_t>(p.chunk_winners)};
+    K* level_v[2] = {a.take<K>(p.chunk_winners), a.take<K>(p.next_winners)};
+    std::int64_t* level_p[2] = {a.take<std::int64_t>(p.chunk_winners), a.take<std::int64_t>(p.next_winners)};
     const std::int64_t held = block_shape_for(k, -1, sizeof(K), d).shared_keys;
     int out = 0;
     for (std::int64_t chunk = p.chunk; chunk > 0; chunk = chunk_for(cols, k, held), out ^= 1) {

@@ -29,6 +29,7 @@ struct plan {
   // selects the k best of every chunk of a row, the next level among a row's chunk winners.
   std::int64_t chunk = 0;            // keys per chunk of the first level (0: rows are not split)
   std::int64_t chunk_winners = 0;    // the first level's winners, of all rows (its output)
+  std::int64_t next_winners = 0;     // the second level's, where it splits again (each level's fewer)
   bool warp_last = false;            // the last level may take the warp path where it fits
 };
 
@@ -97,10 +98,10 @@ inline void size_sample(plan& p, std::int64_t n, std::int64_t k, std::size_t key
 }
 
 /// Workspace of the split rows: two buffers of winners (values and positions), each level
-/// writing the one the level before did not.
+/// writing the one the level before did not; every level writes fewer than the one before.
 inline std::size_t chunk_workspace_bytes(const plan& p, std::size_t key_bytes) {
-  const auto w = static_cast<std::size_t>(p.chunk_winners);
-  return 2 * (align_up(w * key_bytes) + align_up(w * 8));
+  const auto w = static_cast<std::size_t>(p.chunk_winners), v = static_cast<std::size_t>(p.next_winners);
+  return align_up(w * key_bytes) + align_up(w * 8) + align_up(v * key_bytes) + align_up(v * 8);
 }
 
 /// The plan of a top-k of n keys: one array, or segments none of which is longer than
@@ -136,7 +137,10 @@ inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std
                                                          : topk_path::sort;
     if (p.path == topk_path::block && chunk > 0) {
       p.chunk = chunk;
-      p.chunk_winners = n / longest * ((longest + chunk - 1) / chunk) * k;
+      const std::int64_t n_rows = n / longest, per_row = (longest + chunk - 1) / chunk;
+      const std::int64_t next = chunk_for(per_row * k, k, held);
+      p.chunk_winners = n_rows * per_row * k;
+      p.next_winners = next > 0 ? n_rows * ((per_row * k + next - 1) / next) * k : 0;
       p.warp_last = pick_warp;
     }
     if (segmented || p.path != topk_path::sort) return p;
