@@ -1,4 +1,5 @@
 // The top-k's non-template parts: the plan and the workspace sizes on the current device.
+#include <algorithm>
 #include <cstdint>
 
 #include "scankit/cuda/detail/device_info.hpp"
@@ -27,6 +28,17 @@ topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::
   check_path(cfg, "scankit::cuda::plan_topk");
   return detail::topk::make_plan(n, std::max<std::int64_t>(k, 1), key_bytes, n, segments > 0, cfg,
                                  detail::current_device_info())
+      .path;
+}
+
+topk_path plan_topk_rows(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
+                         const topk_config& cfg) {
+  if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::plan_topk_rows: rows and cols must be >= 0");
+  if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument("scankit::cuda::plan_topk_rows: rows * cols overflows");
+  check_request(rows * cols, k, key_bytes, rows, "scankit::cuda::plan_topk_rows");
+  check_path(cfg, "scankit::cuda::plan_topk_rows");
+  return detail::topk::make_plan(rows * cols, std::max<std::int64_t>(k, 1), key_bytes, cols, true, cfg,
+                                 detail::current_device_info(), true)
       .path;
 }
 

@@ -157,6 +157,9 @@ TEST(CudaTopkApi, SameResultRunToRunAndPlans) {
   EXPECT_GT(skc::topk_workspace_bytes(100000, 8, 4), 0u);            // their winners
   EXPECT_EQ(skc::segmented_topk_workspace_bytes(100000, 1, 8, 4), 0u);  // bounds are never split
   EXPECT_GT(skc::topk_rows_workspace_bytes(2, 50000, 8, 4), 0u);
+  EXPECT_EQ(skc::plan_topk_rows(65536, 256, 8, 4), skc::topk_path::warp);  // the row length, not n
+  EXPECT_EQ(skc::plan_topk_rows(4, 16384, 1024, 4), skc::topk_path::block);
+  EXPECT_THROW(skc::plan_topk_rows(-1, 4, 1, 4), scankit::invalid_argument);
   EXPECT_EQ(skc::plan_topk(100000, 2000, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(i64{1} << 24, i64{1} << 23, 4), skc::topk_path::radix);
   EXPECT_EQ(skc::plan_topk(1 << 20, 8, 4, 4096), skc::topk_path::block);

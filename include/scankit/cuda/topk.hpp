@@ -86,6 +86,10 @@ inline constexpr std::int64_t topk_block_max_k = 1024;
 topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::int64_t segments = 0,
                     const topk_config& cfg = {});
 
+/// The path a top-k of each row of a rows x cols matrix takes (topk_rows).
+topk_path plan_topk_rows(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
+                         const topk_config& cfg = {});
+
 /// Bytes of device workspace a top-k of one array of n keys of `key_bytes` needs.
 std::size_t topk_workspace_bytes(std::int64_t n, std::int64_t k, std::size_t key_bytes, const topk_config& cfg = {});
 

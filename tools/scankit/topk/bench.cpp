@@ -192,7 +192,8 @@ tpoint measure(const spec& sp, std::int64_t n, [[maybe_unused]] bool gpu) {
       try {
         const cuda::topk_config cfg = gpu_config(sp.path);
         const cuda::topk_options opts{sp.largest};
-        r.path = std::string(cuda::name(cuda::plan_topk(n, k, sizeof(T), rows, cfg)));
+        r.path = std::string(cuda::name(rows > 0 ? cuda::plan_topk_rows(rows, n / rows, k, sizeof(T), cfg)
+                                                 : cuda::plan_topk(n, k, sizeof(T), 0, cfg)));
         const std::size_t ws = gpu_workspace_bytes(n, sp, sizeof(T));
         d_ws.reserve(ws);
         r.workspace_bytes = ws;
