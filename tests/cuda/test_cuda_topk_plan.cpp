@@ -39,12 +39,14 @@ TEST(CudaTopkPlan, OneArrayPlansStayInsideTheArray) {
             const bool block_fits = k <= skc::topk_block_max_k && n < (std::int64_t{1} << 32);
             const bool small = n <= dt::tuning_for(dev.info).block_shared_keys;
             const bool row_forced = forced == skc::topk_path::warp || forced == skc::topk_path::block;
-            // Automatic: a larger array is one row only where it is split into chunks.
-            const bool as_row = forced == skc::topk_path::automatic ? small || p.chunk > 0 : row_forced;
-            if (forced == skc::topk_path::automatic && !small && p.chunk > 0) {
-              EXPECT_LE(n, dt::tuning_for(dev.info).chunked_max_n);
-              EXPECT_LE((n + p.chunk - 1) / p.chunk * k, dt::block_shape_for(k, -1, bytes, dev.info).shared_keys);
-            }
+            // Automatic: a larger array is one row where it splits into chunks whose winners one
+            // block holds, up to chunked_max_n keys.
+            const std::int64_t held =
+                k <= skc::topk_block_max_k ? dt::block_shape_for(k, -1, bytes, dev.info).shared_keys : 0;
+            const std::int64_t c = dt::chunk_for(n, k, held);
+            const bool split = c > 0 && n <= dt::tuning_for(dev.info).chunked_max_n && (n + c - 1) / c * k <= held;
+            const bool as_row = forced == skc::topk_path::automatic ? small || split : row_forced;
+            if (as_row && !small && block_fits && !(warp_fits && forced != skc::topk_path::block)) EXPECT_EQ(p.chunk, c);
             if (forced == skc::topk_path::radix || forced == skc::topk_path::sampled) EXPECT_EQ(p.path, forced);
             if (as_row && warp_fits && forced != skc::topk_path::block) EXPECT_EQ(p.path, skc::topk_path::warp);
             else if (as_row && block_fits) EXPECT_EQ(p.path, skc::topk_path::block);
