@@ -15,6 +15,10 @@ void check_request(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::i
   if (key_bytes != 1 && key_bytes != 2 && key_bytes != 4 && key_bytes != 8)
     throw invalid_argument(std::string(who) + ": keys are 1, 2, 4 or 8 bytes");
 }
+void check_rows(std::int64_t rows, std::int64_t cols, const char* who) {
+  if (rows < 0 || cols < 0) throw invalid_argument(std::string(who) + ": rows and cols must be >= 0");
+  if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument(std::string(who) + ": rows * cols overflows");
+}
 void check_path(const topk_config& cfg, const char* who) {
   for (auto p : all_topk_paths)
     if (p == cfg.path) return;
@@ -33,8 +37,7 @@ topk_path plan_topk(std::int64_t n, std::int64_t k, std::size_t key_bytes, std::
 
 topk_path plan_topk_rows(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
                          const topk_config& cfg) {
-  if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::plan_topk_rows: rows and cols must be >= 0");
-  if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument("scankit::cuda::plan_topk_rows: rows * cols overflows");
+  check_rows(rows, cols, "scankit::cuda::plan_topk_rows");
   check_request(rows * cols, k, key_bytes, rows, "scankit::cuda::plan_topk_rows");
   check_path(cfg, "scankit::cuda::plan_topk_rows");
   return detail::topk::make_plan(rows * cols, std::max<std::int64_t>(k, 1), key_bytes, cols, true, cfg,
@@ -69,9 +72,7 @@ std::size_t segmented_topk_workspace_bytes(std::int64_t n, std::int64_t segments
 
 std::size_t topk_rows_workspace_bytes(std::int64_t rows, std::int64_t cols, std::int64_t k, std::size_t key_bytes,
                                       const topk_config& cfg) {
-  if (rows < 0 || cols < 0) throw invalid_argument("scankit::cuda::topk_rows_workspace_bytes: rows and cols must be >= 0");
-  if (cols > 0 && rows > INT64_MAX / cols)
-    throw invalid_argument("scankit::cuda::topk_rows_workspace_bytes: rows * cols overflows");
+  check_rows(rows, cols, "scankit::cuda::topk_rows_workspace_bytes");
   const std::int64_t n = rows * cols;
   check_request(n, k, key_bytes, rows, "scankit::cuda::topk_rows_workspace_bytes");
   check_path(cfg, "scankit::cuda::topk_rows_workspace_bytes");
