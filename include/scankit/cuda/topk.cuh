@@ -22,6 +22,18 @@
 
 namespace scankit::cuda::detail {
 
+/// The workspace a call of this shape needs (the one rule for the device and host entries).
+inline std::size_t topk_shape_workspace_bytes(topk_shape shape, std::int64_t n, std::int64_t segments,
+                                              std::int64_t rows, std::int64_t cols, std::int64_t k,
+                                              std::size_t key_bytes, const topk_config& cfg) {
+  switch (shape) {
+    case topk_shape::rows: return topk_rows_workspace_bytes(rows, cols, k, key_bytes, cfg);
+    case topk_shape::segments: return segmented_topk_workspace_bytes(n, segments, k, key_bytes, cfg);
+    case topk_shape::array: break;
+  }
+  return topk_workspace_bytes(n, k, key_bytes, cfg);
+}
+
 template <class K>
 void topk_device(const topk_request& r) {
   static_assert(is_sort_key_v<K>, "scankit::cuda top-k keys are 8..64-bit integers, float and double");
@@ -45,9 +57,8 @@ void topk_device(const topk_request& r) {
   if (reinterpret_cast<std::uintptr_t>(r.in) % sizeof(K) || reinterpret_cast<std::uintptr_t>(r.values) % sizeof(K) ||
       reinterpret_cast<std::uintptr_t>(r.indices) % 8)
     throw invalid_argument(std::string(where) + ": pointers must be aligned to their element size");
-  const std::size_t need = rows        ? topk_rows_workspace_bytes(r.rows, r.cols, r.k, sizeof(K), r.config)
-                           : segmented ? segmented_topk_workspace_bytes(r.n, count, r.k, sizeof(K), r.config)
-                                       : topk_workspace_bytes(r.n, r.k, sizeof(K), r.config);
+  const std::size_t need =
+      topk_shape_workspace_bytes(r.shape, r.n, count, r.rows, r.cols, r.k, sizeof(K), r.config);
   if (r.workspace_bytes < need)
     throw invalid_argument(std::string(where) + ": workspace of " + std::to_string(r.workspace_bytes) +
                            " bytes is too small; this call needs " + std::to_string(need));
@@ -92,9 +103,7 @@ void topk_host(const K* in, std::int64_t n, topk_shape shape, const segment_boun
   const std::int64_t count = shape == topk_shape::rows ? rows : host_seg.count;
   const std::int64_t outputs = segmented ? count * k : k;
   if (k == 0 || outputs == 0) return;
-  const std::size_t ws = shape == topk_shape::rows ? topk_rows_workspace_bytes(rows, cols, k, sizeof(K), cfg)
-                         : segmented                ? segmented_topk_workspace_bytes(n, count, k, sizeof(K), cfg)
-                                                    : topk_workspace_bytes(n, k, sizeof(K), cfg);
+  const std::size_t ws = topk_shape_workspace_bytes(shape, n, count, rows, cols, k, sizeof(K), cfg);
   const std::size_t in_b = align_up(static_cast<std::size_t>(n) * sizeof(K));
   const std::size_t seg_b = align_up(static_cast<std::size_t>(host_seg.count) * 8);
   const std::size_t val_b = align_up(static_cast<std::size_t>(outputs) * sizeof(K));
