@@ -129,10 +129,14 @@ TYPED_TEST(CudaTopk, SegmentsAndRowsMatchTheReference) {
           std::vector<i64> want_i(outs), got_i;
           cpu::segmented_topk_serial(in.data(), rows * cols, seg, k, want_v.data(), want_i.data(),
                                      cpu::topk_options{largest});
-          for (const auto path : {skc::topk_path::automatic, skc::topk_path::warp, skc::topk_path::block}) {
-            skc::topk_rows(std::span<const K>(in), rows, cols, k, got_v, got_i, skc::topk_options{largest},
-                           skc::topk_config{path});
-            ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k << ", path " << name(path);
+          // The block path also with the split forced each way (automatic splits only few rows).
+          for (const auto& cfg : {skc::topk_config{skc::topk_path::automatic}, skc::topk_config{skc::topk_path::warp},
+                                  skc::topk_config{skc::topk_path::block},
+                                  skc::topk_config{skc::topk_path::block, skc::topk_split::always},
+                                  skc::topk_config{skc::topk_path::block, skc::topk_split::never}}) {
+            skc::topk_rows(std::span<const K>(in), rows, cols, k, got_v, got_i, skc::topk_options{largest}, cfg);
+            ASSERT_EQ(got_i, want_i) << rows << " x " << cols << ", k = " << k << ", path " << name(cfg.path)
+                                     << ", split " << name(cfg.split);
             ASSERT_TRUE(bitwise_equal(want_v, got_v));
           }
         }

@@ -110,7 +110,7 @@ TEST(CudaTopkPlan, SegmentPathsFitTheirLimits) {
 // Split rows: chunks no longer than the block holds, of at least 2k keys (each level at least
 // halves a row) with a last one of at least k, and the first level's winners counted for all
 // rows; rows that fit the block, rows enough to fill the GPU one block each, and segments of
-// unknown lengths are not split.
+// unknown lengths are not split; topk_config::split forces the choice either way.
 TEST(CudaTopkPlan, SplitRowsHaveChunksOfAtLeastTwiceK) {
   for (const auto& dev : scankit::test::described_devices())
     for (std::size_t bytes : {1u, 4u, 8u})
@@ -118,34 +118,38 @@ TEST(CudaTopkPlan, SplitRowsHaveChunksOfAtLeastTwiceK) {
                                 std::int64_t{1} << 20, (std::int64_t{1} << 20) + 7})
         for (std::int64_t k : {std::int64_t{1}, std::int64_t{50}, std::int64_t{1024}, cols / 3})
           for (std::int64_t rows : {std::int64_t{1}, std::int64_t{3}, std::int64_t{4096}})
-            for (skc::topk_path forced : {skc::topk_path::automatic, skc::topk_path::block, skc::topk_path::warp}) {
-              SCOPED_TRACE(trace(dev.name, bytes, cols, k, forced) + " rows " + std::to_string(rows));
-              const std::int64_t n = rows * cols;
-              const dt::plan p = dt::make_plan(n, k, bytes, cols, true, skc::topk_config{forced}, dev.info, true);
-              const std::int64_t held = k <= skc::topk_block_max_k ? dt::block_shape_for(k, -1, bytes, dev.info).shared_keys : 0;
-              const bool few = rows < std::int64_t{dev.info.sm_count} * dt::tuning_for(dev.info).split_rows_per_sm;
-              EXPECT_EQ(p.chunk, dt::chunk_for(cols, k, held) * (p.path == skc::topk_path::block && few));
-              if (p.chunk > 0) {
-                const std::int64_t per_row = (cols + p.chunk - 1) / p.chunk;
-                EXPECT_GT(cols, held);
-                EXPECT_LE(p.chunk, held);
-                EXPECT_GE(p.chunk, 2 * k);
-                EXPECT_GE(cols - (per_row - 1) * p.chunk, k);
-                EXPECT_EQ(p.chunk_winners, rows * per_row * k);
-                // Every later level writes fewer winners than the one before: the two buffers hold them.
-                for (std::int64_t cols_l = per_row * k, w = p.chunk_winners, level = 2;; ++level) {
-                  const std::int64_t c = dt::chunk_for(cols_l, k, held);
-                  if (c == 0) break;
-                  const std::int64_t next = rows * ((cols_l + c - 1) / c) * k;
-                  EXPECT_LT(next, w);
-                  if (level == 2) EXPECT_EQ(next, p.next_winners);
-                  w = next, cols_l = next / rows;
+            for (skc::topk_path forced : {skc::topk_path::automatic, skc::topk_path::block, skc::topk_path::warp})
+              for (skc::topk_split split : skc::all_topk_splits) {
+                SCOPED_TRACE(trace(dev.name, bytes, cols, k, forced) + " rows " + std::to_string(rows) + " split " +
+                             std::string(name(split)));
+                const std::int64_t n = rows * cols;
+                const skc::topk_config cfg{forced, split};
+                const dt::plan p = dt::make_plan(n, k, bytes, cols, true, cfg, dev.info, true);
+                const std::int64_t held = k <= skc::topk_block_max_k ? dt::block_shape_for(k, -1, bytes, dev.info).shared_keys : 0;
+                const bool few = rows < std::int64_t{dev.info.sm_count} * dt::tuning_for(dev.info).split_rows_per_sm;
+                const bool splits = split == skc::topk_split::always || (split == skc::topk_split::automatic && few);
+                EXPECT_EQ(p.chunk, dt::chunk_for(cols, k, held) * (p.path == skc::topk_path::block && splits));
+                if (p.chunk > 0) {
+                  const std::int64_t per_row = (cols + p.chunk - 1) / p.chunk;
+                  EXPECT_GT(cols, held);
+                  EXPECT_LE(p.chunk, held);
+                  EXPECT_GE(p.chunk, 2 * k);
+                  EXPECT_GE(cols - (per_row - 1) * p.chunk, k);
+                  EXPECT_EQ(p.chunk_winners, rows * per_row * k);
+                  // Every later level writes fewer winners than the one before: the two buffers hold them.
+                  for (std::int64_t cols_l = per_row * k, w = p.chunk_winners, level = 2;; ++level) {
+                    const std::int64_t c = dt::chunk_for(cols_l, k, held);
+                    if (c == 0) break;
+                    const std::int64_t next = rows * ((cols_l + c - 1) / c) * k;
+                    EXPECT_LT(next, w);
+                    if (level == 2) EXPECT_EQ(next, p.next_winners);
+                    w = next, cols_l = next / rows;
+                  }
+                  EXPECT_GE(dt::chunk_workspace_bytes(p, bytes), static_cast<std::size_t>(p.chunk_winners) * (bytes + 8));
                 }
-                EXPECT_GE(dt::chunk_workspace_bytes(p, bytes), static_cast<std::size_t>(p.chunk_winners) * (bytes + 8));
+                // The same segments with unknown lengths are never split.
+                EXPECT_EQ(dt::make_plan(n, k, bytes, n, true, cfg, dev.info).chunk, 0);
               }
-              // The same segments with unknown lengths are never split.
-              EXPECT_EQ(dt::make_plan(n, k, bytes, n, true, skc::topk_config{forced}, dev.info).chunk, 0);
-            }
 }
 
 }  // namespace

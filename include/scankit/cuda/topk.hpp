@@ -75,8 +75,25 @@ constexpr std::string_view name(topk_path p) {
   return "?";
 }
 
+/// Whether rows (topk_rows, or one array as one row) longer than a block holds are split into
+/// chunks, one block each, selected in levels: automatic splits them while they are too few to
+/// fill the GPU (tuning's split_rows_per_sm); always and never force the choice (block path).
+enum class topk_split { automatic, always, never };
+
+inline constexpr std::array all_topk_splits{topk_split::automatic, topk_split::always, topk_split::never};
+
+constexpr std::string_view name(topk_split s) {
+  switch (s) {
+    case topk_split::automatic: return "auto";
+    case topk_split::always: return "always";
+    case topk_split::never: return "never";
+  }
+  return "?";
+}
+
 struct topk_config {
   topk_path path = topk_path::automatic;
+  topk_split split = topk_split::automatic;
 };
 
 /// The largest k the block path selects (its winners are sorted in shared memory).

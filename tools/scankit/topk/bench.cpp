@@ -61,6 +61,7 @@ struct spec {
   std::int64_t matrix_rows = 0;  // 0: one array
   bool largest = true;
   std::string path = "auto";
+  std::string split = "auto";
   std::string pattern = "uniform";  // verify also draws "few" (ties) and "special" (extremes)
 };
 
@@ -134,16 +135,18 @@ void record(trow& r, const std::string& failure) {
 }
 
 #ifdef SCANKIT_HAS_CUDA
-cuda::topk_config gpu_config(const std::string& path) {
+cuda::topk_config gpu_config(const spec& sp) {
   cuda::topk_config cfg;
   for (auto p : cuda::all_topk_paths)
-    if (cuda::name(p) == path) cfg.path = p;
+    if (cuda::name(p) == sp.path) cfg.path = p;
+  for (auto c : cuda::all_topk_splits)
+    if (cuda::name(c) == sp.split) cfg.split = c;
   return cfg;
 }
 
 /// The device workspace of one run (plan_topk and the workspace functions need a device).
 std::size_t gpu_workspace_bytes(std::int64_t n, const spec& sp, std::size_t key_bytes) {
-  const auto cfg = gpu_config(sp.path);
+  const auto cfg = gpu_config(sp);
   return sp.matrix_rows > 0 ? cuda::topk_rows_workspace_bytes(sp.matrix_rows, n / sp.matrix_rows, sp.k, key_bytes, cfg)
                             : cuda::topk_workspace_bytes(n, sp.k, key_bytes, cfg);
 }
@@ -190,7 +193,7 @@ tpoint measure(const spec& sp, std::int64_t n, [[maybe_unused]] bool gpu) {
     if (has(sp.rows, "scankit")) {
       trow r{"scankit", "gpu"};
       try {
-        const cuda::topk_config cfg = gpu_config(sp.path);
+        const cuda::topk_config cfg = gpu_config(sp);
         const cuda::topk_options opts{sp.largest};
         r.path = std::string(cuda::name(rows > 0 ? cuda::plan_topk_rows(rows, n / rows, k, sizeof(T), cfg)
                                                  : cuda::plan_topk(n, k, sizeof(T), 0, cfg)));
@@ -270,6 +273,7 @@ spec make_spec(const topk_common_options& o, bool gpu) {
   s.matrix_rows = o.rows;
   s.largest = !o.smallest;
   s.path = o.path;
+  s.split = o.split;
   for (const auto& item : split_list(o.algo)) {
     if (item == "all" || item == "gpu")
       for (auto& r : topk_gpu_row_names()) s.rows.push_back(r);
@@ -333,7 +337,7 @@ std::vector<report_row> report_rows(const tpoint& p, const spec& s, const std::s
 
 nlohmann::json params_json(const topk_common_options& o, const spec& s) {
   return {{"type", o.type},   {"k", o.k},          {"matrix_rows", o.rows}, {"largest", s.largest},
-          {"path", o.path},   {"algo", o.algo},    {"compare", o.compare},  {"rows", s.rows},
+          {"path", o.path},   {"split", o.split},  {"algo", o.algo},    {"compare", o.compare},  {"rows", s.rows},
           {"reps", o.reps},   {"seed", s.seed},    {"gbps", "n * sizeof(T) / ms"}};
 }
 
@@ -422,6 +426,7 @@ int run_topk_verify(const topk_verify_options& o) {
   const auto types = topk_type_names();
   const std::vector<std::string> patterns{"uniform", "few", "special"};
   const std::vector<std::string> array_paths{"auto", "sampled", "radix"}, row_paths{"auto", "block", "sort"};
+  const auto splits = topk_split_names();
   // k in [1, len]: mostly small (the common use), some up to a few thousand (past the block
   // path's limit), some anywhere up to len.
   auto pick_k = [&](std::int64_t len) {
@@ -451,8 +456,9 @@ int run_topk_verify(const topk_verify_options& o) {
       s.k = pick_k(cols);
       s.path = row_paths[g() % row_paths.size()];
     }
+    s.split = splits[g() % splits.size()];
     const std::string what =
-        fmt::format("{} n={} {} {} --path {}", t, n, describe_shape(n, s), s.pattern, s.path);
+        fmt::format("{} n={} {} {} --path {} --split {}", t, n, describe_shape(n, s), s.pattern, s.path, s.split);
     try {
       const tpoint p = with_key_type(t, [&](auto tag) { return measure<decltype(tag)>(s, n, gpu); });
       for (const auto& r : p.rows) {

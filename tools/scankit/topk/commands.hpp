@@ -18,6 +18,7 @@ struct topk_common_options {
   bool smallest = false;        // the k smallest (ascending) instead of the k largest
   std::string algo = "all";     // all, gpu, cpu, or a list of rows
   std::string path = "auto";    // the GPU path forced: auto sampled radix block sort
+  std::string split = "auto";   // long rows split into chunks: auto, always, never
   std::string compare = "read";  // baselines: read (a kernel that reads the input once), none
   int reps = 20;
   std::optional<std::uint64_t> seed;
@@ -49,6 +50,8 @@ std::vector<std::string> topk_cpu_row_names();
 /// The words of --path: name(cuda::topk_path) of each path, spelled here so that a build
 /// without CUDA parses the same command lines.
 std::vector<std::string> topk_path_names();
+/// The words of --split: name(cuda::topk_split) of each choice.
+std::vector<std::string> topk_split_names();
 /// The key types of --type (every key type of the radix sorts).
 std::vector<std::string> topk_type_names();
 

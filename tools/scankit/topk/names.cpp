@@ -18,6 +18,7 @@ std::vector<std::string> topk_row_names() {
   return all;
 }
 std::vector<std::string> topk_path_names() { return {"auto", "sampled", "radix", "block", "sort", "warp"}; }
+std::vector<std::string> topk_split_names() { return {"auto", "always", "never"}; }
 std::vector<std::string> topk_type_names() { return {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"}; }
 
 }  // namespace scankit::tools

@@ -36,6 +36,11 @@ void add_common(CLI::App& app, topk_common_options& o) {
                  "a path that does not apply runs the automatic one, and the path column says what ran")
       ->check(CLI::IsMember(topk_path_names()))
       ->capture_default_str();
+  app.add_option("--split", o.split,
+                 "Rows longer than a block holds (block path): auto splits them into chunks while they are too few to "
+                 "fill the GPU; always, never force it (topk_config::split)")
+      ->check(CLI::IsMember(topk_split_names()))
+      ->capture_default_str();
   app.add_option("--compare", o.compare, "Baselines beside the GPU row: read (a kernel that reads the input once), none")
       ->check(check_compare)
       ->capture_default_str();

@@ -18,7 +18,7 @@ using segmented_sort::segments_of;
 template <class K>
 __global__ void __launch_bounds__(block_path_threads)
     segment_select(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t chunk, std::int64_t count,
-                   std::int64_t k, std::int64_t padded_k, int shared_keys, bool largest, K* values,
+                   std::int64_t k, std::int64_t padded_k, int shared_keys, bool largest, bool in_order, K* values,
                    std::int64_t* indices) {
   using U = typename radix_traits<K>::bits_t;
   constexpr int T = block_path_threads, rank_bits = sizeof(K) * 8;
@@ -76,8 +76,34 @@ __global__ void __launch_bounds__(block_path_threads)
       }
       __syncthreads();
     }
-    // ---- collect the k winners, pad, sort them by (rank, position) ----
     const select_state fin = st;
+    if (in_order) {
+      // ---- a level whose winners another level selects from: the k winners in position
+      // order (each warp a contiguous span; a warp's offset is the count of the warps before) ----
+      constexpr int W = T / 32;
+      const int lane = t & 31, w = t >> 5;
+      const std::int64_t span = (len + W - 1) / W, lo = std::min(len, w * span), hi = std::min(len, lo + span);
+      unsigned mine = 0;
+      for (std::int64_t i0 = lo; i0 < hi; i0 += 32) {
+        const std::int64_t i = i0 + lane;
+        mine += __popc(__ballot_sync(0xffffffffu, i < hi && wins(rank_at(i), static_cast<u64>(i), fin)));
+      }
+      if (lane == 0) h[w] = mine;
+      __syncthreads();
+      unsigned base = 0;
+      for (int q = 0; q < w; ++q) base += h[q];
+      for (std::int64_t i0 = lo; i0 < hi; i0 += 32) {
+        const std::int64_t i = i0 + lane;
+        const bool win = i < hi && wins(rank_at(i), static_cast<u64>(i), fin);
+        const unsigned m = __ballot_sync(0xffffffffu, win);
+        const unsigned slot = base + __popc(m & ((1u << lane) - 1u));
+        if (win && slot < k) values[s * k + slot] = x[i], indices[s * k + slot] = positions ? positions[b + i] : offset + i;
+        base += __popc(m);
+      }
+      __syncthreads();  // the next segment overwrites the held ranks and the counters
+      continue;
+    }
+    // ---- collect the k winners, pad, sort them by (rank, position) ----
     for (std::int64_t i = t; i < len; i += T) {
       const u64 r = rank_at(i);
       if (wins(r, static_cast<u64>(i), fin)) {

@@ -16,6 +16,7 @@
 
 #include "scankit/cuda/detail/error.cuh"
 #include "scankit/cuda/detail/topk/tuning.hpp"
+#include "scankit/cuda/detail/warp/scan.cuh"
 #include "scankit/sort_traits.hpp"
 
 namespace scankit::cuda::detail::topk {
@@ -146,13 +147,16 @@ __global__ void __launch_bounds__(pass_threads) select_pass(source<K> src, selec
   __shared__ unsigned h[bins];
   __shared__ u64 warp_sums[32];
   __shared__ bool last;
-  for (int i = threadIdx.x; i < bins; i += blockDim.x) h[i] = 0;
-  __syncthreads();
   const select_state s = *st;
   const unsigned dmask = (1u << dg.bits) - 1u;
-  if (!s.done) {
+  const std::int64_t count = s.use_candidates ? static_cast<std::int64_t>(s.count) : src.n;
+  // A block past the keys (the candidates are often far fewer than the grid reads) only takes
+  // its ticket: no counters to clear or add.
+  const bool idle = s.done || std::int64_t{blockIdx.x} * blockDim.x * Unroll >= count;
+  if (!idle) {
+    for (int i = threadIdx.x; i < bins; i += blockDim.x) h[i] = 0;
+    __syncthreads();
     const bool compacting = s.compact && !s.use_candidates;
-    const std::int64_t count = s.use_candidates ? static_cast<std::int64_t>(s.count) : src.n;
     for_each_key<Unroll>(src, s.use_candidates, count, [&](u64 r, u64 p, bool valid) {
       const bool m = valid && matches(r, p, s);
       if (m) atomicAdd(&h[static_cast<unsigned>(((dg.field ? p : r) >> dg.shift)) & dmask], 1u);
@@ -166,10 +170,10 @@ __global__ void __launch_bounds__(pass_threads) select_pass(source<K> src, selec
         if (sure && wslot < static_cast<u64>(k)) w_rank[wslot] = r, w_pos[wslot] = p;
       }
     });
+    __syncthreads();
+    for (int i = threadIdx.x; i < bins; i += blockDim.x)
+      if (h[i]) atomicAdd(&hist[i], static_cast<u64>(h[i]));
   }
-  __syncthreads();
-  for (int i = threadIdx.x; i < bins; i += blockDim.x)
-    if (h[i]) atomicAdd(&hist[i], static_cast<u64>(h[i]));
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) last = atomicAdd(&st->tickets, 1u) == gridDim.x - 1;
@@ -259,11 +263,27 @@ __global__ void __launch_bounds__(pass_threads) filter_pass(const K* in, std::in
       for (int e = 0; e < per; ++e) any |= v < vectors && rank(key[j][e]) <= limit;
     }
     if (!__any_sync(0xffffffffu, any)) continue;
+    // One atomic for the warp's step: each lane's count, a warp scan of them, then the writes.
+    unsigned mine = 0;
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j)
+#pragma unroll
+      for (int e = 0; e < per; ++e) mine += base + j * 32 + lane < vectors && rank(key[j][e]) <= limit;
+    const unsigned through = warp_inclusive_scan(mine, [](unsigned a, unsigned c) { return a + c; });
+    u64 slot = 0;
+    if (lane == 31 && through) slot = atomicAdd(&st->count, static_cast<u64>(through));
+    slot = __shfl_sync(0xffffffffu, slot, 31) + (through - mine);
 #pragma unroll
     for (int j = 0; j < Vectors; ++j) {
       const std::int64_t v = base + j * 32 + lane;
 #pragma unroll
-      for (int e = 0; e < per; ++e) take(key[j][e], head + v * per + e, v < vectors);
+      for (int e = 0; e < per; ++e) {
+        if (v < vectors && rank(key[j][e]) <= limit) {
+          if (slot < static_cast<u64>(capacity))
+            cand_rank[slot] = static_cast<u64>(rank(key[j][e])), cand_pos[slot] = static_cast<u64>(head + v * per + e);
+          ++slot;
+        }
+      }
     }
   }
 }

@@ -113,12 +113,14 @@ void run_warp(const K* in, const std::int64_t* positions, segments_of seg, std::
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk warp_select");
 }
 
-/// One block per segment, or per chunk of a row where `chunk` > 0 (count is then the chunks).
+/// One block per segment, or per chunk of a row where `chunk` > 0 (count is then the chunks);
+/// `in_order`: the winners in position order, unsorted (a level another level selects from).
 template <class K>
 void run_block(const K* in, const std::int64_t* positions, segments_of seg, std::int64_t chunk, std::int64_t count,
                std::int64_t longest, std::int64_t k, bool largest, K* values, std::int64_t* indices,
-               const device_info& d, cudaStream_t stream) {
-  const block_shape b = block_shape_for(k, chunk > 0 ? chunk : longest, sizeof(K), d);
+               const device_info& d, cudaStream_t stream, bool in_order = false) {
+  block_shape b = block_shape_for(k, chunk > 0 ? chunk : longest, sizeof(K), d);
+  if (in_order) b.padded_k = 0, b.shared_bytes = block_shared_bytes(0, b.shared_keys, sizeof(K));  // no winners to sort
   auto kernel = segment_select<K>;
   // Past 48 KiB in all a launch needs the opt-in; it is set once per device to the most any call
   // may take, so that calls from several threads never lower it under each other.
@@ -126,15 +128,15 @@ void run_block(const K* in, const std::int64_t* positions, segments_of seg, std:
     allow_dynamic_shared_memory(kernel, std::max<std::size_t>(d.smem_per_block_optin, 48 * 1024) - block_static_allowance);
   const unsigned grid = static_cast<unsigned>(std::clamp<std::int64_t>(count, 1, std::int64_t{1} << 30));
   kernel<<<grid, block_path_threads, b.shared_bytes, stream>>>(in, positions, seg, chunk, count, k, b.padded_k,
-                                                              b.shared_keys, largest, values, indices);
+                                                              b.shared_keys, largest, in_order, values, indices);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::topk segment_select");
 }
 
 /// Rows (one array as one row) on the warp or the block path. Rows split into chunks (plan.chunk)
 /// run in levels: each selects the k best of every chunk into rows of (chunks x k) winners with
 /// their positions, until a row fits one block, whose level writes the results. Ties stay
-/// broken by position: a row's winners stand in the order of their chunks, and within one
-/// chunk equal keys stand by position.
+/// broken by position: each level writes a chunk's winners in position order, so a row's
+/// winners stand in the order of their positions.
 template <class K>
 void run_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k, bool largest, K* values,
               std::int64_t* indices, const plan& p, void* workspace, std::size_t workspace_bytes,
@@ -150,7 +152,7 @@ void run_rows(const K* in, std::int64_t rows, std::int64_t cols, std::int64_t k,
     for (std::int64_t chunk = p.chunk; chunk > 0; chunk = chunk_for(cols, k, held), out ^= 1) {
       const std::int64_t per_row = (cols + chunk - 1) / chunk;
       run_block(src, src_pos, segments_of{nullptr, nullptr, cols}, chunk, rows * per_row, chunk, k, largest,
-                level_v[out], level_p[out], d, stream);
+                level_v[out], level_p[out], d, stream, true);
       src = level_v[out], src_pos = level_p[out], cols = per_row * k;
     }
   }

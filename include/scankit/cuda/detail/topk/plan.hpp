@@ -123,7 +123,8 @@ inline plan make_plan(std::int64_t n, std::int64_t k, std::size_t key_bytes, std
   const bool pick_warp = cfg.path == topk_path::automatic || cfg.path == topk_path::warp;
   const std::int64_t held = block_fits ? block_shape_for(k, -1, key_bytes, d).shared_keys : 0;
   const bool few_rows = !segmented || (rows && n / longest < std::int64_t{std::max(1, d.sm_count)} * t.split_rows_per_sm);
-  const std::int64_t chunk = few_rows ? chunk_for(longest, k, held) : 0;
+  const bool split = (!segmented || rows) && (cfg.split == topk_split::always || (cfg.split == topk_split::automatic && few_rows));
+  const std::int64_t chunk = split ? chunk_for(longest, k, held) : 0;
   // A small array is one row: one warp, or one block that holds it in shared memory, selects it
   // in one launch, where the grid-wide passes cost a dozen launches whatever the size. Up to
   // chunked_max_n keys it is still one row, in chunks, while one block takes all their winners.
