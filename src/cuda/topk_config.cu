@@ -20,9 +20,10 @@ void check_rows(std::int64_t rows, std::int64_t cols, const char* who) {
   if (cols > 0 && rows > INT64_MAX / cols) throw invalid_argument(std::string(who) + ": rows * cols overflows");
 }
 void check_path(const topk_config& cfg, const char* who) {
-  for (auto p : all_topk_paths)
-    if (p == cfg.path) return;
-  throw invalid_argument(std::string(who) + ": unknown topk_path");
+  if (std::find(all_topk_paths.begin(), all_topk_paths.end(), cfg.path) == all_topk_paths.end())
+    throw invalid_argument(std::string(who) + ": unknown topk_path");
+  if (std::find(all_topk_splits.begin(), all_topk_splits.end(), cfg.split) == all_topk_splits.end())
+    throw invalid_argument(std::string(who) + ": unknown topk_split");
 }
 }  // namespace
 

@@ -303,6 +303,10 @@ TEST(CudaTopkApi, BadArgumentsThrowAndWriteNothing) {
   expect_throw([&] {
     skc::topk(d_in, 6, 1, d_v, d_i, ws.p, wsb, nullptr, {}, skc::topk_config{static_cast<skc::topk_path>(9)});
   });
+  expect_throw([&] {
+    skc::topk_rows(d_in, 2, 3, 1, d_v, d_i, ws.p, wsb, nullptr, {},
+                   skc::topk_config{skc::topk_path::block, static_cast<skc::topk_split>(7)});
+  });
   // Host containers: bad segments and k above the shortest segment.
   std::vector<float> v;
   std::vector<i64> ix;
