@@ -18,8 +18,10 @@
 #include "dist/mpi_test_main.hpp"
 #include "scankit/cpu/compact.hpp"
 #include "scankit/cpu/histogram.hpp"
+#include "scankit/cpu/reduce.hpp"
 #include "scankit/cpu/scan.hpp"
 #include "scankit/cpu/sort.hpp"
+#include "scankit/cpu/topk.hpp"
 #include "scankit/dist/mpi.hpp"
 
 namespace {
@@ -108,6 +110,101 @@ TEST(DistMpiScan, InPlace) {
   const auto global = make_values<std::int64_t>(total_of(sizes), seed + 5, 1000);
   check_scan(sum<std::int64_t>{}, global, sizes, scan_kind::inclusive, std::int64_t{0}, true, CASE("in place inclusive"));
   check_scan(sum<std::int64_t>{}, global, sizes, scan_kind::exclusive, std::int64_t{-9}, true, CASE("in place exclusive"));
+}
+
+// ---- reductions ------------------------------------------------------------------------------
+
+TEST(DistMpiReduce, EveryTypeAndLayoutAgainstTheSerialLoop) {
+  // Small integer values: every sum is exact in every type, so the result must equal the
+  // serial loop's bit for bit whatever the association.
+  for_types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>([](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (layout l : all_layouts) {
+      const auto sizes = shard_sizes(l, 30001, ranks(), seed + 20);
+      const auto global = make_values<T>(total_of(sizes), seed + 21);
+      const auto in = shard_of(global, sizes);
+      const auto n = static_cast<std::int64_t>(global.size());
+      SCOPED_TRACE(CASE(typeid(T).name() << " " << name(l)));
+      EXPECT_TRUE(same_bits(reduce(comm(), in), cpu::reduce_serial(global.data(), n, sum<T>{})));
+      EXPECT_TRUE(same_bits(reduce(comm(), in, max<T>{}), cpu::reduce_serial(global.data(), n, max<T>{})));
+      EXPECT_TRUE(same_bits(reduce(comm(), in, min<T>{}), cpu::reduce_serial(global.data(), n, min<T>{})));
+      if constexpr (std::is_integral_v<T>) {
+        EXPECT_TRUE(same_bits(reduce(comm(), in, bit_xor<T>{}), cpu::reduce_serial(global.data(), n, bit_xor<T>{})));
+      }
+    }
+  });
+}
+
+TEST(DistMpiReduce, NonCommutativeOperatorInRankOrder) {
+  for (layout l : all_layouts) {
+    const auto sizes = shard_sizes(l, 100003, ranks(), seed + 22);
+    const auto global = make_affine(total_of(sizes), seed + 23);
+    const affine got = reduce(comm(), shard_of(global, sizes), compose{});
+    EXPECT_EQ(got, cpu::reduce_serial(global.data(), static_cast<std::int64_t>(global.size()), compose{})) << name(l);
+  }
+}
+
+TEST(DistMpiReduce, ArgMinArgMaxMinMaxWithTiesAndNaNs) {
+  for_types<std::int8_t, std::uint16_t, std::int32_t, std::int64_t, float, double>([](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (distribution d : {distribution::uniform, distribution::few, distribution::all_equal})
+      for (layout l : all_layouts) {
+        const auto sizes = shard_sizes(l, 5003, ranks(), seed + 24);
+        const auto global = make_keys<T>(d, total_of(sizes), seed + 25);
+        const auto in = shard_of(global, sizes);
+        SCOPED_TRACE(CASE(typeid(T).name() << " " << name(d) << " " << name(l)));
+        const std::span<const T> all(global);
+        if (global.empty()) {
+          EXPECT_THROW(argmin(comm(), in), scankit::invalid_argument);
+          EXPECT_THROW(argmax(comm(), in), scankit::invalid_argument);
+        } else {
+          EXPECT_EQ(argmin(comm(), in), cpu::argmin(all));
+          EXPECT_EQ(argmax(comm(), in), cpu::argmax(all));
+        }
+        const auto got = min_max(comm(), in), want = cpu::min_max(all);
+        EXPECT_TRUE(same_bits(got.min, want.min));
+        EXPECT_TRUE(same_bits(got.max, want.max));
+      }
+  });
+}
+
+// ---- top-k ---------------------------------------------------------------------------------------
+
+TEST(DistMpiTopk, EveryLayoutKAndDirectionAgainstTheSerialReference) {
+  for_types<std::uint8_t, std::int32_t, std::uint64_t, float, double>([](auto tag) {
+    using K = typename decltype(tag)::type;
+    for (distribution d : {distribution::uniform, distribution::few, distribution::zipf})
+      for (layout l : all_layouts) {
+        const auto sizes = shard_sizes(l, 20011, ranks(), seed + 26);
+        const auto global = make_keys<K>(d, total_of(sizes), seed + 27);
+        const auto in = shard_of(global, sizes);
+        const auto total = static_cast<std::int64_t>(global.size());
+        for (std::int64_t k : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{1000}, total}) {
+          if (k > total) continue;
+          for (bool largest : {true, false}) {
+            SCOPED_TRACE(CASE(typeid(K).name() << " " << name(d) << " " << name(l) << " k " << k
+                                                << (largest ? " largest" : " smallest")));
+            std::vector<K> want_v(static_cast<std::size_t>(k)), got_v;
+            std::vector<std::int64_t> want_i(static_cast<std::size_t>(k)), got_i;
+            cpu::topk_serial(global.data(), total, k, want_v.data(), want_i.data(), cpu::topk_options{largest});
+            topk(comm(), in, k, got_v, got_i, cpu::topk_options{largest});
+            ASSERT_EQ(got_i, want_i);
+            for (std::size_t j = 0; j < want_v.size(); ++j) ASSERT_TRUE(same_bits(got_v[j], want_v[j])) << j;
+          }
+        }
+      }
+  });
+}
+
+TEST(DistMpiTopk, KBeyondTheSequenceThrowsOnEveryRank) {
+  const auto sizes = shard_sizes(layout::uneven, 50, ranks(), seed + 28);
+  const auto global = make_values<std::int32_t>(total_of(sizes), seed + 29);
+  std::vector<std::int32_t> v;
+  std::vector<std::int64_t> i;
+  EXPECT_THROW(topk(comm(), shard_of(global, sizes), 51, v, i), scankit::invalid_argument);
+  // The communicator stays usable after an argument error every rank saw.
+  topk(comm(), shard_of(global, sizes), 50, v, i);
+  EXPECT_EQ(v.size(), 50u);
 }
 
 // ---- compaction ------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// Distributed scan, compaction, histogram and sort on CPU ranks over MPI (host memory; the
-// local work runs on scankit's CPU backend). Link scankit::dist_mpi.
+// Distributed scan, reductions, compaction, histogram, sort and top-k on CPU ranks over MPI
+// (host memory; the local work runs on scankit's CPU backend). Link scankit::dist_mpi.
 //
 // A distributed array is one shard per rank, each a contiguous range of host memory; rank
 // order defines the global sequence. Shards may have any length, including zero. Every call
@@ -18,6 +18,9 @@
 //   std::vector<int> even = scankit::dist::rebalance(comm, std::span(out).first(c.count));
 //   scankit::dist::histogram_even(comm, shard, counts, 0, 1000);   // global counts everywhere
 //   scankit::dist::sort_keys(comm, shard);   // shard: this rank's balanced share, sorted
+//   double sum = scankit::dist::reduce(comm, shard);                // the same on every rank
+//   std::int64_t where = scankit::dist::argmax(comm, shard);        // a global position
+//   scankit::dist::topk(comm, shard, 10, values, indices);          // global top-10 everywhere
 #pragma once
 
 #include <cstdint>
@@ -30,8 +33,10 @@
 #include "scankit/dist/detail/mpi/compact.hpp"
 #include "scankit/dist/detail/mpi/histogram.hpp"
 #include "scankit/dist/detail/mpi/rebalance.hpp"
+#include "scankit/dist/detail/mpi/reduce.hpp"
 #include "scankit/dist/detail/mpi/scan.hpp"
 #include "scankit/dist/detail/mpi/sort.hpp"
+#include "scankit/dist/detail/mpi/topk.hpp"
 #include "scankit/dist/error.hpp"
 #include "scankit/dist/mpi_communicator.hpp"
 #include "scankit/dist/types.hpp"
@@ -69,6 +74,39 @@ value_t<Op> exclusive_scan(mpi_communicator& comm, const In& in, Out&& out, Op o
                            std::optional<value_t<Op>> init = std::nullopt) {
   return detail::mpi::scan(comm, std::ranges::data(in), detail::ssize_of(in), std::ranges::data(out),
                            detail::ssize_of(out), op, scan_kind::exclusive, init ? *init : op.identity());
+}
+
+// ---- reductions ------------------------------------------------------------------------------------
+// The result over the global sequence, returned on every rank (the same bits on every rank:
+// the ranks' own results are combined in rank order, so the operator need not commute). The
+// positions of argmin and argmax are global (rank order, then shard order): the first of the
+// smallest or largest item, a NaN where there is one, as numpy.argmin and numpy.argmax; both
+// throw on every rank when the sequence is empty.
+
+template <std::ranges::contiguous_range In, monoid Op = sum<std::ranges::range_value_t<In>>>
+  requires contiguous_range_of<In, value_t<Op>>
+value_t<Op> reduce(mpi_communicator& comm, const In& in, Op op = {}) {
+  return detail::mpi::reduce(comm, std::ranges::data(in), detail::ssize_of(in), op);
+}
+
+template <std::ranges::contiguous_range In>
+std::int64_t argmin(mpi_communicator& comm, const In& in) {
+  using T = std::ranges::range_value_t<In>;
+  return detail::mpi::arg_reduce<argmin_op<T>>(comm, std::ranges::data(in), detail::ssize_of(in), "scankit::dist::argmin",
+                                               "minimum");
+}
+
+template <std::ranges::contiguous_range In>
+std::int64_t argmax(mpi_communicator& comm, const In& in) {
+  using T = std::ranges::range_value_t<In>;
+  return detail::mpi::arg_reduce<argmax_op<T>>(comm, std::ranges::data(in), detail::ssize_of(in), "scankit::dist::argmax",
+                                               "maximum");
+}
+
+/// Both extremes (NaN if any item is NaN; the identities' extremes for an empty sequence).
+template <std::ranges::contiguous_range In>
+min_max_value<std::ranges::range_value_t<In>> min_max(mpi_communicator& comm, const In& in) {
+  return detail::mpi::min_max(comm, std::ranges::data(in), detail::ssize_of(in));
 }
 
 // ---- compaction -------------------------------------------------------------------------------
@@ -164,6 +202,19 @@ template <sort_key K, class V>
 void sort_pairs(mpi_communicator& comm, std::vector<K>& keys, std::vector<V>& values, const sort_options& opts = {},
                 const sort_config& cfg = {}) {
   detail::mpi::sort<K, V>(comm, keys, &values, opts, cfg);
+}
+
+// ---- top-k ---------------------------------------------------------------------------------------
+// The k largest (or smallest) items of the global sequence and their global positions, sorted
+// as scankit's top-k sorts them (scankit/cpu/topk.hpp: the largest descending, ties by the
+// smaller position), into `values` and `indices` (resized to k) on every rank. Throws on every
+// rank where k exceeds the sequence's length; every rank passes the same k and direction.
+
+template <std::ranges::contiguous_range In>
+  requires sort_key<std::ranges::range_value_t<In>>
+void topk(mpi_communicator& comm, const In& in, std::int64_t k, std::vector<std::ranges::range_value_t<In>>& values,
+          std::vector<std::int64_t>& indices, const cpu::topk_options& opts = {}) {
+  detail::mpi::topk(comm, std::ranges::data(in), detail::ssize_of(in), k, values, indices, opts);
 }
 
 }  // namespace scankit::dist

@@ -12,38 +12,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-
 #include "scankit/cpu/scan.hpp"
 #include "scankit/dist/detail/mpi/exchange.hpp"
+#include "scankit/dist/detail/mpi/reduce.hpp"  // local_reduce
 #include "scankit/dist/detail/signature.hpp"
 #include "scankit/dist/mpi_communicator.hpp"
 #include "scankit/ops.hpp"
 
 namespace scankit::dist::detail::mpi {
-
-/// in[0] . ... . in[n-1] from the identity, in parallel over fixed blocks whose totals are
-/// then combined in order: deterministic for any thread count, and in order for operators
-/// that do not commute.
-template <monoid Op>
-value_t<Op> local_reduce(const value_t<Op>* in, std::int64_t n, const Op& op) {
-  using T = value_t<Op>;
-  const std::int64_t block = cpu::parallel_block_items<T>();
-  if (n <= 2 * block) return cpu::detail::reduce_block(in, n, op);
-  const std::int64_t blocks = (n + block - 1) / block;
-  std::vector<T> part(static_cast<std::size_t>(blocks), op.identity());
-  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, blocks, 1), [&](const tbb::blocked_range<std::int64_t>& r) {
-    for (auto b = r.begin(); b != r.end(); ++b) {
-      const std::int64_t lo = b * block, len = std::min(block, n - lo);
-      part[static_cast<std::size_t>(b)] = cpu::detail::reduce_block(in + lo, len, op);
-    }
-  });
-  T acc = op.identity();
-  for (const auto& t : part) acc = op(acc, t);
-  return acc;
-}
 
 template <monoid Op>
 value_t<Op> scan(mpi_communicator& comm, const value_t<Op>* in, std::int64_t n, value_t<Op>* out,
