@@ -1,4 +1,4 @@
-"""scankit.dist: scans, compactions, histograms and sorts of a distributed array on CPU ranks.
+"""scankit.dist: scans, reductions, compactions, histograms, sorts and top-k of a distributed array.
 
 A distributed array is one NumPy array (a shard) per MPI process; rank order defines the global
 sequence, and shards may have any length, including zero. Every function here is collective:
@@ -14,11 +14,13 @@ MPI (scankit/dist/mpi.hpp, docs/DISTRIBUTED.md).
     kept = sd.select(comm, shard, greater_than=50)   # kept.values, kept.offset, kept.total
     counts = sd.bincount(comm, shard, 100)    # the global counts, on every rank
     mine = sd.sort(comm, shard)               # rank r: the r-th balanced share of the sorted array
+    total = sd.reduce(comm, shard)            # the global sum, on every rank (also argmax, ...)
+    best = sd.topk(comm, shard, 10)           # best.values, best.indices (global positions)
 
 GPU arrays (CuPy, PyTorch) run on GPU ranks over NCCL with ``NcclCommunicator(devices)``: one
 process drives the listed GPUs, and each call takes a list of arrays, one per GPU in that order,
 and returns a list (scankit/dist/nccl.cuh). The work is ordered on each GPU's current stream,
-as the one-GPU calls are.
+as the one-GPU calls are. The reductions and topk run on CPU ranks only.
 
     comm = sd.NcclCommunicator([0, 1])
     parts = sd.cumsum(comm, [x0, x1])         # x0 on GPU 0, x1 on GPU 1
@@ -70,6 +72,9 @@ _args = _capi._args
 ARGS = {
     "dist_scan": _args("dist_scan", (_u, "comm"), (_i64, "dtype op exclusive"), (_u, "init in out"), (_i64, "n"),
                        (_u, "total")),
+    "dist_reduce": _args("dist_reduce", (_u, "comm"), (_i64, "dtype op"), (_u, "in"), (_i64, "n"), (_u, "result")),
+    "dist_topk": _args("dist_topk", (_u, "comm"), (_i64, "dtype"), (_u, "in"), (_i64, "n k largest"),
+                       (_u, "values indices")),
     "dist_select_if": _args("dist_select_if", (_u, "comm"), (_i64, "dtype pred"), (_u, "threshold"), (_i64, "remove"),
                             (_u, "in out"), (_i64, "n"), (_u, "result")),
     "dist_histogram_even": _args("dist_histogram_even", (_u, "comm"), (_i64, "dtype"), (_u, "samples"), (_i64, "n"),
@@ -100,6 +105,8 @@ DIST_PROTOS = {
     "sk_dist_rank": (_i, [_p]),
     "sk_dist_size": (_i, [_p]),
     "sk_dist_scan": (_i, [ARGS["dist_scan"]]),
+    "sk_dist_reduce": (_i, [ARGS["dist_reduce"]]),
+    "sk_dist_topk": (_i, [ARGS["dist_topk"]]),
     "sk_dist_select_if": (_i, [ARGS["dist_select_if"]]),
     "sk_dist_histogram_even": (_i, [ARGS["dist_histogram_even"]]),
     "sk_dist_bincount": (_i, [ARGS["dist_bincount"]]),
@@ -381,6 +388,80 @@ def scan(comm, x, op="sum", *, exclusive=False, initial=None, return_total=False
 def cumsum(comm, x, *, exclusive=False):
     """This rank's part of the cumulative sum of the global sequence; see :func:`scan`."""
     return scan(comm, x, "sum", exclusive=exclusive)
+
+
+def _reduce(comm, x, code, what, result):
+    if isinstance(comm, NcclCommunicator):
+        raise TypeError(f"scankit.dist.{what} runs on CPU ranks (an MPI Communicator) only")
+    a = _shard(x, what, _SCAN_TYPES)
+    _call(_library().sk_dist_reduce, _block("dist_reduce", comm._h(), _capi.DTYPE_CODES[a.dtype.name], code, _ptr(a),
+                                            a.size, result.ctypes.data))
+    return a.dtype
+
+
+@memory_errors
+def reduce(comm, x, op="sum"):
+    """The reduction of the global sequence, on every rank (the same value everywhere: the
+    ranks' own results are combined in rank order). ``op``: ``"sum"``, ``"prod"``, ``"min"``,
+    ``"max"``, or for integers ``"and"``, ``"or"``, ``"xor"``. Types: int32, int64, uint32,
+    uint64, float32, float64."""
+    from ._scan import _OPS
+
+    name = _OPS.get(op) if isinstance(op, str) else None
+    if name is None:
+        raise ValueError(f"reduce: unknown operator {op!r}; choose from sum, prod, min, max, and, or, xor")
+    a = _shard(x, "reduce", _SCAN_TYPES)
+    result = np.empty(1, a.dtype)
+    _reduce(comm, a, _capi.OP_CODES[name], "reduce", result)
+    return result[0]
+
+
+@memory_errors
+def argmin(comm, x):
+    """The first global position (rank order, then shard order) of the smallest item of the
+    global sequence, on every rank; a NaN where there is one, as ``numpy.argmin``. Raises
+    ValueError on every rank for an empty sequence."""
+    result = np.empty(1, np.int64)
+    _reduce(comm, x, _capi.REDUCE_ARGMIN, "argmin", result)
+    return int(result[0])
+
+
+@memory_errors
+def argmax(comm, x):
+    """The first global position of the largest item; see :func:`argmin`."""
+    result = np.empty(1, np.int64)
+    _reduce(comm, x, _capi.REDUCE_ARGMAX, "argmax", result)
+    return int(result[0])
+
+
+@memory_errors
+def min_max(comm, x):
+    """``(min, max)`` of the global sequence, on every rank (NaN if any item is NaN)."""
+    a = _shard(x, "min_max", _SCAN_TYPES)
+    result = np.empty(2, a.dtype)
+    _reduce(comm, a, _capi.REDUCE_MIN_MAX, "min_max", result)
+    return result[0], result[1]
+
+
+@memory_errors
+def topk(comm, x, k, *, largest=True):
+    """The ``k`` largest (or smallest) items of the global sequence and their global positions,
+    sorted (the largest descending, the smallest ascending, ties by the smaller position), as
+    ``TopK(values, indices)`` on every rank. ``0 <= k <=`` the global length, the same ``k``
+    and ``largest`` on every rank. Types: every integer type, float32, float64 (NaNs above
+    +inf, as ``scankit.topk``)."""
+    from ._topk import TopK
+
+    if isinstance(comm, NcclCommunicator):
+        raise TypeError("scankit.dist.topk runs on CPU ranks (an MPI Communicator) only")
+    a = _shard(x, "topk", _NUMBER_TYPES)
+    k = int(k)
+    # A bad k is the library's to report: every rank then raises, not this one alone.
+    values = np.empty(max(k, 0), a.dtype)
+    indices = np.empty(max(k, 0), np.int64)
+    _call(_library().sk_dist_topk, _block("dist_topk", comm._h(), _capi.DTYPE_CODES[a.dtype.name], _ptr(a), a.size, k,
+                                          1 if largest else 0, _ptr(values), _ptr(indices)))
+    return TopK(values, indices)
 
 
 @memory_errors

@@ -135,6 +135,51 @@ static int dist_scan(void* comm, int dtype, int op, int exclusive, const void* i
   });
 }
 
+static int dist_reduce(void* comm, int dtype, int op, const void* in, int64_t n, void* result) {
+  return guarded([&] {
+    auto& c = comm_of(comm, "sk_dist_reduce");
+    check_out(result, "the result", "sk_dist_reduce");
+    visit_types<scan_types>(dtype, "scankit.dist.reduce", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* x = static_cast<const T*>(in);
+      if (op == SK_REDUCE_ARGMIN) {
+        *static_cast<int64_t*>(result) =
+            sd::detail::mpi::arg_reduce<scankit::argmin_op<T>>(c, x, n, "scankit.dist.argmin", "minimum");
+      } else if (op == SK_REDUCE_ARGMAX) {
+        *static_cast<int64_t*>(result) =
+            sd::detail::mpi::arg_reduce<scankit::argmax_op<T>>(c, x, n, "scankit.dist.argmax", "maximum");
+      } else if (op == SK_REDUCE_MIN_MAX) {
+        const auto r = sd::detail::mpi::min_max(c, x, n);
+        static_cast<T*>(result)[0] = r.min;
+        static_cast<T*>(result)[1] = r.max;
+      } else {
+        visit_op<T>(op, [&](auto m) { *static_cast<T*>(result) = sd::detail::mpi::reduce(c, x, n, m); });
+      }
+    });
+  });
+}
+
+static int dist_topk(void* comm, int dtype, const void* in, int64_t n, int64_t k, int largest, void* values,
+                     int64_t* indices) {
+  return guarded([&] {
+    auto& c = comm_of(comm, "sk_dist_topk");
+    if (k > 0) {
+      check_out(values, "the values", "sk_dist_topk");
+      check_out(indices, "the indices", "sk_dist_topk");
+    }
+    visit_types<all_number_types>(dtype, "scankit.dist.topk", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      std::vector<T> v;
+      std::vector<std::int64_t> ix;
+      sd::detail::mpi::topk(c, static_cast<const T*>(in), n, k, v, ix, scankit::cpu::topk_options{largest != 0});
+      if (!v.empty()) {
+        std::memcpy(values, v.data(), v.size() * sizeof(T));
+        std::memcpy(indices, ix.data(), ix.size() * sizeof(std::int64_t));
+      }
+    });
+  });
+}
+
 static int dist_select_if(void* comm, int dtype, int pred, const void* threshold, int remove, const void* in,
                       void* out, int64_t n, int64_t* result) {
   return guarded([&] {
@@ -223,6 +268,19 @@ int sk_dist_scan(const sk_dist_scan_args* args) {
   return unpacked(args, "sk_dist_scan", [](const sk_dist_scan_args& a) {
     return dist_scan(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.op), static_cast<int>(a.exclusive),
                      at(a.init), at(a.in), at(a.out), a.n, at(a.total));
+  });
+}
+
+int sk_dist_reduce(const sk_dist_reduce_args* args) {
+  return unpacked(args, "sk_dist_reduce", [](const sk_dist_reduce_args& a) {
+    return dist_reduce(at(a.comm), static_cast<int>(a.dtype), static_cast<int>(a.op), at(a.in), a.n, at(a.result));
+  });
+}
+
+int sk_dist_topk(const sk_dist_topk_args* args) {
+  return unpacked(args, "sk_dist_topk", [](const sk_dist_topk_args& a) {
+    return dist_topk(at(a.comm), static_cast<int>(a.dtype), at(a.in), a.n, a.k, static_cast<int>(a.largest),
+                     at(a.values), static_cast<int64_t*>(at(a.indices)));
   });
 }
 

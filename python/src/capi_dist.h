@@ -53,6 +53,31 @@ typedef struct sk_dist_select_if_args {
   uint64_t result;
 } sk_dist_select_if_args;
 SK_API int sk_dist_select_if(const sk_dist_select_if_args* args);
+/* The reduction of the global sequence (ranks in order), on every rank. op: an SK_OP_* code
+ * (and, or, xor need integers): one item to result; SK_REDUCE_ARGMIN / SK_REDUCE_ARGMAX: the
+ * first global position of the smallest / largest item (NaN first, as numpy), one int64 (an
+ * empty sequence is an error); SK_REDUCE_MIN_MAX: two items, the smallest and the largest.
+ * Types: int32, int64, uint32, uint64, float32, float64. */
+typedef struct sk_dist_reduce_args {
+  uint64_t comm;
+  int64_t dtype, op;
+  uint64_t in;
+  int64_t n;
+  uint64_t result;
+} sk_dist_reduce_args;
+SK_API int sk_dist_reduce(const sk_dist_reduce_args* args);
+/* The k largest (largest != 0) or smallest items of the global sequence, sorted (ties by the
+ * smaller global position), to values (k items) and indices (k int64 global positions) on every
+ * rank; 0 <= k <= the global length, the same k and direction on every rank. Types: every
+ * integer type, float32, float64 (IEEE total order, NaNs above +inf). */
+typedef struct sk_dist_topk_args {
+  uint64_t comm;
+  int64_t dtype;
+  uint64_t in;
+  int64_t n, k, largest;
+  uint64_t values, indices;
+} sk_dist_topk_args;
+SK_API int sk_dist_topk(const sk_dist_topk_args* args);
 /* Global counts of `bins` even bins over [lower, upper) (upper excluded), on every rank. */
 typedef struct sk_dist_histogram_even_args {
   uint64_t comm;

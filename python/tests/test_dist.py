@@ -136,6 +136,53 @@ def test_all_equal_keys_stay_balanced(comm):
     assert len(got) == b1 - b0 and (got == 42).all()
 
 
+@pytest.mark.parametrize("total", SIZES)
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "uint64", "float32", "float64"])
+def test_reductions(comm, total, dtype):
+    g = global_array(total, dtype, total + 11, 0, 50)
+    lo, hi = shards(comm, total, total + 11)[comm.rank]
+    x = g[lo:hi]
+    if g.dtype.kind == "f":  # sums associate per block and per rank: within rounding of a double sum
+        np.testing.assert_allclose(sd.reduce(comm, x), g.sum(dtype=np.float64), rtol=1e-5)
+    else:
+        assert sd.reduce(comm, x) == g.sum(dtype=g.dtype)
+    if total:
+        assert sd.reduce(comm, x, "max") == g.max()
+        assert sd.argmin(comm, x) == int(np.argmin(g))
+        assert sd.argmax(comm, x) == int(np.argmax(g))
+        assert sd.min_max(comm, x) == (g.min(), g.max())
+    else:
+        with pytest.raises(ValueError):
+            sd.argmax(comm, x)
+
+
+def test_argmax_and_min_max_with_nans(comm):
+    g = global_array(1001, "float64", 5)
+    g[[17, 400, 900]] = np.nan
+    lo, hi = shards(comm, 1001, 5)[comm.rank]
+    assert sd.argmax(comm, g[lo:hi]) == 17 == int(np.argmax(g))
+    assert sd.argmin(comm, g[lo:hi]) == 17
+    lo_v, hi_v = sd.min_max(comm, g[lo:hi])
+    assert np.isnan(lo_v) and np.isnan(hi_v)
+
+
+@pytest.mark.parametrize("total", [1, 7, 1000, 100003])
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "int64", "float32", "float64"])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk(comm, total, dtype, largest):
+    g = global_array(total, dtype, total + 3, 0, 20)  # few distinct values: ties across ranks
+    lo, hi = shards(comm, total, total + 3)[comm.rank]
+    for k in sorted({0, 1, min(total, 5), min(total, 300), total}):
+        v, i = sd.topk(comm, g[lo:hi], k, largest=largest)
+        order = np.argsort(-g if largest else g, kind="stable") if g.dtype.kind != "u" else (
+            np.argsort(g.max() - g if largest else g, kind="stable"))
+        np.testing.assert_array_equal(i, order[:k])
+        np.testing.assert_array_equal(v, g[order[:k]])
+        assert v.dtype == g.dtype and i.dtype == np.int64
+    with pytest.raises(ValueError):
+        sd.topk(comm, g[lo:hi], total + 1)
+
+
 def test_bad_input(comm):
     with pytest.raises(TypeError):
         sd.cumsum(comm, np.zeros(4, np.complex64))
