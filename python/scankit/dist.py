@@ -32,6 +32,7 @@ communicator's timeout (5 minutes), then RuntimeError.
 """
 
 import ctypes
+import operator
 import os
 from collections import namedtuple
 
@@ -393,7 +394,7 @@ def cumsum(comm, x, *, exclusive=False):
 def _reduce(comm, x, code, what, result):
     if isinstance(comm, NcclCommunicator):
         raise TypeError(f"scankit.dist.{what} runs on CPU ranks (an MPI Communicator) only")
-    a = _shard(x, what, _SCAN_TYPES)
+    a = _shard(x, what, _SCAN_TYPES if code < _capi.REDUCE_ARGMIN else _NUMBER_TYPES)
     _call(_library().sk_dist_reduce, _block("dist_reduce", comm._h(), _capi.DTYPE_CODES[a.dtype.name], code, _ptr(a),
                                             a.size, result.ctypes.data))
     return a.dtype
@@ -420,7 +421,8 @@ def reduce(comm, x, op="sum"):
 def argmin(comm, x):
     """The first global position (rank order, then shard order) of the smallest item of the
     global sequence, on every rank; a NaN where there is one, as ``numpy.argmin``. Raises
-    ValueError on every rank for an empty sequence."""
+    ValueError on every rank for an empty sequence. Types: 1- to 8-byte integers, float32,
+    float64 (as :func:`argmax` and :func:`min_max`)."""
     result = np.empty(1, np.int64)
     _reduce(comm, x, _capi.REDUCE_ARGMIN, "argmin", result)
     return int(result[0])
@@ -437,7 +439,7 @@ def argmax(comm, x):
 @memory_errors
 def min_max(comm, x):
     """``(min, max)`` of the global sequence, on every rank (NaN if any item is NaN)."""
-    a = _shard(x, "min_max", _SCAN_TYPES)
+    a = _shard(x, "min_max", _NUMBER_TYPES)
     result = np.empty(2, a.dtype)
     _reduce(comm, a, _capi.REDUCE_MIN_MAX, "min_max", result)
     return result[0], result[1]
@@ -455,7 +457,7 @@ def topk(comm, x, k, *, largest=True):
     if isinstance(comm, NcclCommunicator):
         raise TypeError("scankit.dist.topk runs on CPU ranks (an MPI Communicator) only")
     a = _shard(x, "topk", _NUMBER_TYPES)
-    k = int(k)
+    k = operator.index(k)
     # A bad k is the library's to report: every rank then raises, not this one alone.
     values = np.empty(max(k, 0), a.dtype)
     indices = np.empty(max(k, 0), np.int64)

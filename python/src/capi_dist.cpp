@@ -139,7 +139,10 @@ static int dist_reduce(void* comm, int dtype, int op, const void* in, int64_t n,
   return guarded([&] {
     auto& c = comm_of(comm, "sk_dist_reduce");
     check_out(result, "the result", "sk_dist_reduce");
-    visit_types<scan_types>(dtype, "scankit.dist.reduce", [&](auto tag) {
+    // The extremes take every number type; the monoids the scans' types.
+    const bool extreme = op == SK_REDUCE_ARGMIN || op == SK_REDUCE_ARGMAX || op == SK_REDUCE_MIN_MAX;
+    if (!extreme) require_type(dtype, scan_types, "scankit.dist.reduce");
+    visit_types<all_number_types>(dtype, "scankit.dist.reduce", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* x = static_cast<const T*>(in);
       if (op == SK_REDUCE_ARGMIN) {
@@ -152,7 +155,7 @@ static int dist_reduce(void* comm, int dtype, int op, const void* in, int64_t n,
         const auto r = sd::detail::mpi::min_max(c, x, n);
         static_cast<T*>(result)[0] = r.min;
         static_cast<T*>(result)[1] = r.max;
-      } else {
+      } else if constexpr (((scan_types >> code_of<T>()) & 1u) != 0) {
         visit_op<T>(op, [&](auto m) { *static_cast<T*>(result) = sd::detail::mpi::reduce(c, x, n, m); });
       }
     });

@@ -57,7 +57,8 @@ SK_API int sk_dist_select_if(const sk_dist_select_if_args* args);
  * (and, or, xor need integers): one item to result; SK_REDUCE_ARGMIN / SK_REDUCE_ARGMAX: the
  * first global position of the smallest / largest item (NaN first, as numpy), one int64 (an
  * empty sequence is an error); SK_REDUCE_MIN_MAX: two items, the smallest and the largest.
- * Types: int32, int64, uint32, uint64, float32, float64. */
+ * Types: int32, int64, uint32, uint64, float32, float64; the last three take every integer
+ * type too. */
 typedef struct sk_dist_reduce_args {
   uint64_t comm;
   int64_t dtype, op;

@@ -156,6 +156,17 @@ def test_reductions(comm, total, dtype):
             sd.argmax(comm, x)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint16"])
+def test_extremes_of_small_integers(comm, dtype):
+    g = global_array(3001, dtype, 9, 0, 100)
+    lo, hi = shards(comm, 3001, 9)[comm.rank]
+    assert sd.argmin(comm, g[lo:hi]) == int(np.argmin(g))
+    assert sd.argmax(comm, g[lo:hi]) == int(np.argmax(g))
+    assert sd.min_max(comm, g[lo:hi]) == (g.min(), g.max())
+    with pytest.raises(TypeError):
+        sd.reduce(comm, g[lo:hi])  # the monoids take 4- and 8-byte items
+
+
 def test_argmax_and_min_max_with_nans(comm):
     g = global_array(1001, "float64", 5)
     g[[17, 400, 900]] = np.nan
@@ -170,7 +181,7 @@ def test_argmax_and_min_max_with_nans(comm):
 @pytest.mark.parametrize("dtype", ["uint8", "int32", "int64", "float32", "float64"])
 @pytest.mark.parametrize("largest", [True, False])
 def test_topk(comm, total, dtype, largest):
-    g = global_array(total, dtype, total + 3, 0, 20)  # few distinct values: ties across ranks
+    g = np.floor(global_array(total, dtype, total + 3, 0, 20)).astype(dtype)  # 20 values: ties across ranks
     lo, hi = shards(comm, total, total + 3)[comm.rank]
     for k in sorted({0, 1, min(total, 5), min(total, 300), total}):
         v, i = sd.topk(comm, g[lo:hi], k, largest=largest)

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <thread>
@@ -194,6 +195,34 @@ TEST(DistMpiTopk, EveryLayoutKAndDirectionAgainstTheSerialReference) {
         }
       }
   });
+}
+
+TEST(DistMpiReduce, AFirstNaNOnALaterRankWins) {
+  // numpy.argmax and argmin return the first NaN, even after a larger finite item on an
+  // earlier rank; the expected positions are written out, not computed by the same operator.
+  const auto sizes = shard_sizes(layout::equal, 4 * ranks() + 3, ranks(), seed + 30);
+  std::vector<double> global(static_cast<std::size_t>(total_of(sizes)), 1.0);
+  global[0] = 1e300, global[1] = -1e300;
+  const std::size_t nan_at = global.size() - 2;
+  global[nan_at] = std::numeric_limits<double>::quiet_NaN(), global.back() = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(argmax(comm(), shard_of(global, sizes)), static_cast<std::int64_t>(nan_at));
+  EXPECT_EQ(argmin(comm(), shard_of(global, sizes)), static_cast<std::int64_t>(nan_at));
+  global[nan_at] = 2.0, global.back() = 2.0;  // ties: the first position
+  EXPECT_EQ(argmax(comm(), shard_of(global, sizes)), 0);
+  global[0] = 2.0;
+  EXPECT_EQ(argmax(comm(), shard_of(global, sizes)), 0);
+  EXPECT_EQ(argmin(comm(), shard_of(global, sizes)), 1);
+}
+
+TEST(DistMpiTopk, KDifferingOnOneRankThrowsEverywhereAndLeavesTheCommunicatorUsable) {
+  const auto sizes = shard_sizes(layout::uneven, 1000, ranks(), seed + 31);
+  const auto global = make_values<std::int32_t>(total_of(sizes), seed + 32);
+  std::vector<std::int32_t> v;
+  std::vector<std::int64_t> i;
+  const std::int64_t k = me() == 0 ? -1 : 3;
+  EXPECT_ANY_THROW(topk(comm(), shard_of(global, sizes), k, v, i));
+  topk(comm(), shard_of(global, sizes), 3, v, i);
+  EXPECT_EQ(v.size(), 3u);
 }
 
 TEST(DistMpiTopk, KBeyondTheSequenceThrowsOnEveryRank) {

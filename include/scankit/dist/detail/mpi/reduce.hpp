@@ -13,6 +13,7 @@
 #include <tbb/parallel_for.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -94,10 +95,17 @@ std::int64_t arg_reduce(mpi_communicator& comm, const T* in, std::int64_t n, con
                         const char* extreme) {
   static_assert(std::is_trivially_copyable_v<T>);
   const ArgOp op{};
-  arg_part<T> mine{op.identity(), n};
+  // Field by field over zeroed bytes: the padding goes over MPI too.
+  arg_part<T> mine;
+  std::memset(static_cast<void*>(&mine), 0, sizeof(mine));
+  const indexed<T> none = op.identity();
+  mine.best.value = none.value, mine.best.index = none.index, mine.n = n;
   const auto failed = capture([&] {
     check_shard(in, n, where);
-    if (n > 0) mine.best = cpu::transform_reduce(in, n, as_indexed{}, op);
+    if (n > 0) {
+      const indexed<T> r = cpu::transform_reduce(in, n, as_indexed{}, op);
+      mine.best.value = r.value, mine.best.index = r.index;
+    }
   });
   signature sig(ArgOp::name);
   sig.add_type<T>();

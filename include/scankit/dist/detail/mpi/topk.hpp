@@ -1,9 +1,11 @@
 // Distributed top-k on CPU ranks: the k largest (or smallest) items of the global sequence
 // and their global positions, sorted (ties by the smaller position), the same on every rank.
 //
-//   phase 1  local top-k: the rank's min(k, n) best items, sorted, with shard positions
-//   phase 2  exchange: the call records (k, the direction and the shard size agree or throw),
-//            then an all-gather of k candidate slots per rank
+//   phase 1  the call records (k and the direction agree or throw) carry the shard sizes, so
+//            that a k past the sequence's length throws on every rank before any allocation
+//   phase 2  local top-k: the rank's min(k, n) best items, sorted, with shard positions; a
+//            second record exchange, so that a rank failing here fails every rank; then an
+//            all-gather of k candidate slots per rank
 //   phase 3  every rank selects the k best of the candidates, in rank order
 //
 // The global top-k is among the ranks' own top-ks. The candidates stand in rank order and,
@@ -14,6 +16,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,54 +37,63 @@ struct topk_candidate {
 };
 
 template <class K>
-void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k,
-          std::vector<K>& values, std::vector<std::int64_t>& indices,
-          const cpu::topk_options& opts) {
+void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k, std::vector<K>& values,
+          std::vector<std::int64_t>& indices, const cpu::topk_options& opts) {
   constexpr const char* where = "scankit::dist::topk";
-  // ---- phase 1: local top-k ------------------------------------------------------------------
-  std::vector<topk_candidate<K>> slots;
-  const auto failed = capture([&] {
+  using candidate = topk_candidate<K>;
+  // ---- phase 1: the arguments, then the shard sizes (the first exchange) -----------------------
+  const auto bad = capture([&] {
     check_shard(in, n, where);
-    if (k < 0)
-      throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " must be >= 0");
-    if (static_cast<double>(k) * sizeof(topk_candidate<K>) > static_cast<double>(INT_MAX))
+    if (k < 0) throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " must be >= 0");
+    if (static_cast<double>(k) * sizeof(candidate) > static_cast<double>(INT_MAX))
       throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) +
                              " candidates per rank exceed one MPI message");
-    const std::int64_t mine = k < n ? k : n;
-    std::vector<K> v(static_cast<std::size_t>(mine));
-    std::vector<std::int64_t> p(static_cast<std::size_t>(mine));
-    cpu::topk(in, n, mine, v.data(), p.data(), opts);
-    slots.assign(static_cast<std::size_t>(k), topk_candidate<K>{K{}, -1});
-    for (std::int64_t j = 0; j < mine; ++j)
-      slots[static_cast<std::size_t>(j)] = {v[static_cast<std::size_t>(j)],
-                                            p[static_cast<std::size_t>(j)]};
   });
-  // ---- phase 2: exchange ------------------------------------------------------------------------
   signature sig("topk");
   sig.add_type<K>();
   sig.add_value(k);
   sig.add_value(opts.largest);
-  const std::vector<std::int64_t> sizes = exchange(comm, sig.value(), n, failed, where);
+  const std::vector<std::int64_t> sizes = exchange(comm, sig.value(), n, bad, where);
   std::int64_t total = 0;
   for (std::int64_t s : sizes) total += s;
-  // Every rank sees the same sizes and k, so every rank throws.
+  // Every rank sees the same sizes and k, so every rank throws, before anything is allocated.
   if (k > total)
     throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " exceeds the " +
                            std::to_string(total) + " items of the sequence");
-  values.assign(static_cast<std::size_t>(k), K{});
-  indices.assign(static_cast<std::size_t>(k), 0);
+  // ---- phase 2: local top-k, every allocation, then an agreement (the second exchange) ---------
+  // A rank that fails here (memory) tells the others in the agreement, so that no rank enters
+  // the candidates' exchange alone.
+  std::vector<candidate> slots;
+  const auto failed = capture([&] {
+    const std::int64_t mine = k < n ? k : n;
+    std::vector<K> v(static_cast<std::size_t>(mine));
+    std::vector<std::int64_t> p(static_cast<std::size_t>(mine));
+    cpu::topk(in, n, mine, v.data(), p.data(), opts);
+    slots.resize(static_cast<std::size_t>(k));
+    std::memset(static_cast<void*>(slots.data()), 0, slots.size() * sizeof(candidate));  // no stray padding bytes
+    for (std::size_t j = 0; j < slots.size(); ++j) {
+      const bool real = static_cast<std::int64_t>(j) < mine;
+      slots[j].key = real ? v[j] : K{};
+      slots[j].position = real ? p[j] : -1;
+    }
+    values.assign(static_cast<std::size_t>(k), K{});
+    indices.assign(static_cast<std::size_t>(k), 0);
+    std::vector<candidate> room;
+    room.reserve(static_cast<std::size_t>(k) * sizes.size());  // the received candidates fit
+  });
+  signature agreed("topk candidates");
+  agreed.add_value(k);
+  exchange(comm, agreed.value(), std::uint64_t{0}, failed, where);
   if (k == 0) return;
-  const std::vector<topk_candidate<K>> all = allgather(comm, slots.data(), slots.size(), where);
-  // ---- phase 3: the k best candidates
-  // -------------------------------------------------------------
+  const std::vector<candidate> all = allgather(comm, slots.data(), slots.size(), where);
+  // ---- phase 3: the k best candidates -------------------------------------------------------------
   std::vector<K> keys;
   std::vector<std::int64_t> global;
   keys.reserve(all.size()), global.reserve(all.size());
   std::int64_t offset = 0;
   for (std::size_t q = 0; q < sizes.size(); ++q) {
     for (std::int64_t j = 0; j < k; ++j) {
-      const topk_candidate<K>& c =
-          all[q * static_cast<std::size_t>(k) + static_cast<std::size_t>(j)];
+      const candidate& c = all[q * static_cast<std::size_t>(k) + static_cast<std::size_t>(j)];
       if (c.position < 0) break;
       keys.push_back(c.key);
       global.push_back(offset + c.position);
@@ -89,11 +101,9 @@ void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k,
     offset += sizes[q];
   }
   std::vector<std::int64_t> picked(static_cast<std::size_t>(k));
-  cpu::topk(keys.data(), static_cast<std::int64_t>(keys.size()), k, values.data(), picked.data(),
-            opts);
+  cpu::topk(keys.data(), static_cast<std::int64_t>(keys.size()), k, values.data(), picked.data(), opts);
   for (std::int64_t j = 0; j < k; ++j)
-    indices[static_cast<std::size_t>(j)] =
-        global[static_cast<std::size_t>(picked[static_cast<std::size_t>(j)])];
+    indices[static_cast<std::size_t>(j)] = global[static_cast<std::size_t>(picked[static_cast<std::size_t>(j)])];
 }
 
 }  // namespace scankit::dist::detail::mpi
