@@ -79,6 +79,37 @@ std::vector<T> allgather(mpi_communicator& comm, const T* mine, std::size_t coun
   return std::move(*recv);
 }
 
+/// Every rank's `counts[r]` items (counts known to every rank, this rank's `mine`), rank-major.
+/// Throws on every rank alike where they do not fit one MPI message.
+template <class T>
+std::vector<T> allgatherv(mpi_communicator& comm, const T* mine, const std::vector<std::int64_t>& counts,
+                          const char* operation) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::int64_t items = 0;
+  for (std::int64_t c : counts) items += c;
+  if (static_cast<double>(items) * sizeof(T) > static_cast<double>(INT_MAX))
+    throw invalid_argument(std::string(operation) + ": all-gather of " + std::to_string(items) + " items of " +
+                           std::to_string(sizeof(T)) + " bytes is larger than an MPI count");
+  std::vector<int> bytes(counts.size()), displs(counts.size());
+  int at = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    bytes[r] = static_cast<int>(counts[r] * static_cast<std::int64_t>(sizeof(T)));
+    displs[r] = at;
+    at += bytes[r];
+  }
+  const auto own = static_cast<std::size_t>(counts[static_cast<std::size_t>(comm.rank())]);
+  auto send = std::make_shared<std::vector<T>>(mine, mine + own);
+  auto recv = std::make_shared<std::vector<T>>(static_cast<std::size_t>(items));
+  auto keep_bytes = std::make_shared<std::vector<int>>(std::move(bytes));
+  auto keep_displs = std::make_shared<std::vector<int>>(std::move(displs));
+  MPI_Request req = MPI_REQUEST_NULL;
+  comm.check(MPI_Iallgatherv(send->data(), (*keep_bytes)[static_cast<std::size_t>(comm.rank())], MPI_BYTE,
+                             recv->data(), keep_bytes->data(), keep_displs->data(), MPI_BYTE, comm.get(), &req),
+             "MPI_Iallgatherv", operation);
+  wait_one(comm, req, {send, recv, keep_bytes, keep_displs}, "MPI_Iallgatherv", operation);
+  return std::move(*recv);
+}
+
 /// Every rank's call record, checked (check_records): the first exchange of every operation.
 /// `local` is the failure of this rank's work before the exchange, if any.
 inline std::vector<call_record> exchange_records(mpi_communicator& comm, const call_record& mine,

@@ -5,7 +5,7 @@
 //            that a k past the sequence's length throws on every rank before any allocation
 //   phase 2  local top-k: the rank's min(k, n) best items, sorted, with shard positions; a
 //            second record exchange, so that a rank failing here fails every rank; then an
-//            all-gather of k candidate slots per rank
+//            all-gather of every rank's candidates (the sizes say how many each sends)
 //   phase 3  every rank selects the k best of the candidates, in rank order
 //
 // The global top-k is among the ranks' own top-ks. The candidates stand in rank order and,
@@ -29,7 +29,7 @@
 
 namespace scankit::dist::detail::mpi {
 
-/// One candidate slot: a key and its shard position (-1: an empty slot).
+/// One candidate: a key and its shard position.
 template <class K>
 struct topk_candidate {
   K key;
@@ -37,17 +37,16 @@ struct topk_candidate {
 };
 
 template <class K>
-void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k, std::vector<K>& values,
-          std::vector<std::int64_t>& indices, const cpu::topk_options& opts) {
+void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k,
+          std::vector<K>& values, std::vector<std::int64_t>& indices,
+          const cpu::topk_options& opts) {
   constexpr const char* where = "scankit::dist::topk";
   using candidate = topk_candidate<K>;
   // ---- phase 1: the arguments, then the shard sizes (the first exchange) -----------------------
   const auto bad = capture([&] {
     check_shard(in, n, where);
-    if (k < 0) throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " must be >= 0");
-    if (static_cast<double>(k) * sizeof(candidate) > static_cast<double>(INT_MAX))
-      throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) +
-                             " candidates per rank exceed one MPI message");
+    if (k < 0)
+      throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " must be >= 0");
   });
   signature sig("topk");
   sig.add_type<K>();
@@ -60,50 +59,51 @@ void topk(mpi_communicator& comm, const K* in, std::int64_t n, std::int64_t k, s
   if (k > total)
     throw invalid_argument(std::string(where) + ": k = " + std::to_string(k) + " exceeds the " +
                            std::to_string(total) + " items of the sequence");
+  // Each rank's candidates: its min(k, shard) best.
+  std::vector<std::int64_t> counts(sizes.size());
+  std::int64_t candidates = 0;
+  for (std::size_t q = 0; q < sizes.size(); ++q)
+    candidates += counts[q] = sizes[q] < k ? sizes[q] : k;
   // ---- phase 2: local top-k, every allocation, then an agreement (the second exchange) ---------
   // A rank that fails here (memory) tells the others in the agreement, so that no rank enters
   // the candidates' exchange alone.
-  std::vector<candidate> slots;
+  std::vector<candidate> mine;
   const auto failed = capture([&] {
-    const std::int64_t mine = k < n ? k : n;
-    std::vector<K> v(static_cast<std::size_t>(mine));
-    std::vector<std::int64_t> p(static_cast<std::size_t>(mine));
-    cpu::topk(in, n, mine, v.data(), p.data(), opts);
-    slots.resize(static_cast<std::size_t>(k));
-    std::memset(static_cast<void*>(slots.data()), 0, slots.size() * sizeof(candidate));  // no stray padding bytes
-    for (std::size_t j = 0; j < slots.size(); ++j) {
-      const bool real = static_cast<std::int64_t>(j) < mine;
-      slots[j].key = real ? v[j] : K{};
-      slots[j].position = real ? p[j] : -1;
-    }
+    const std::int64_t m = counts[static_cast<std::size_t>(comm.rank())];
+    std::vector<K> v(static_cast<std::size_t>(m));
+    std::vector<std::int64_t> p(static_cast<std::size_t>(m));
+    cpu::topk(in, n, m, v.data(), p.data(), opts);
+    mine.resize(static_cast<std::size_t>(m));
+    std::memset(static_cast<void*>(mine.data()), 0,
+                mine.size() * sizeof(candidate));  // no stray padding bytes
+    for (std::size_t j = 0; j < mine.size(); ++j) mine[j].key = v[j], mine[j].position = p[j];
     values.assign(static_cast<std::size_t>(k), K{});
     indices.assign(static_cast<std::size_t>(k), 0);
     std::vector<candidate> room;
-    room.reserve(static_cast<std::size_t>(k) * sizes.size());  // the received candidates fit
+    room.reserve(static_cast<std::size_t>(candidates));  // the received candidates fit
   });
   signature agreed("topk candidates");
   agreed.add_value(k);
   exchange(comm, agreed.value(), std::uint64_t{0}, failed, where);
   if (k == 0) return;
-  const std::vector<candidate> all = allgather(comm, slots.data(), slots.size(), where);
-  // ---- phase 3: the k best candidates -------------------------------------------------------------
-  std::vector<K> keys;
-  std::vector<std::int64_t> global;
-  keys.reserve(all.size()), global.reserve(all.size());
+  const std::vector<candidate> all = allgatherv(comm, mine.data(), counts, where);
+  // ---- phase 3: the k best candidates
+  // -------------------------------------------------------------
+  std::vector<K> keys(all.size());
+  std::vector<std::int64_t> global(all.size());
   std::int64_t offset = 0;
+  std::size_t at = 0;
   for (std::size_t q = 0; q < sizes.size(); ++q) {
-    for (std::int64_t j = 0; j < k; ++j) {
-      const candidate& c = all[q * static_cast<std::size_t>(k) + static_cast<std::size_t>(j)];
-      if (c.position < 0) break;
-      keys.push_back(c.key);
-      global.push_back(offset + c.position);
-    }
+    for (std::int64_t j = 0; j < counts[q]; ++j, ++at)
+      keys[at] = all[at].key, global[at] = offset + all[at].position;
     offset += sizes[q];
   }
   std::vector<std::int64_t> picked(static_cast<std::size_t>(k));
-  cpu::topk(keys.data(), static_cast<std::int64_t>(keys.size()), k, values.data(), picked.data(), opts);
+  cpu::topk(keys.data(), static_cast<std::int64_t>(keys.size()), k, values.data(), picked.data(),
+            opts);
   for (std::int64_t j = 0; j < k; ++j)
-    indices[static_cast<std::size_t>(j)] = global[static_cast<std::size_t>(picked[static_cast<std::size_t>(j)])];
+    indices[static_cast<std::size_t>(j)] =
+        global[static_cast<std::size_t>(picked[static_cast<std::size_t>(j)])];
 }
 
 }  // namespace scankit::dist::detail::mpi
