@@ -55,9 +55,7 @@ value_t<Op> local_reduce(const value_t<Op>* in, std::int64_t n, const Op& op) {
 template <class T>
 void check_shard(const T* in, std::int64_t n, const char* where) {
   scankit::detail::check_size(n, where);
-  if (n > 0 && in == nullptr)
-    throw invalid_argument(std::string(where) + ": null input with " + std::to_string(n) +
-                           " items");
+  scankit::detail::check_pointer(in, n, "input", where);
 }
 
 template <monoid Op>
