@@ -20,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -586,6 +587,47 @@ TEST(CpuSegments, ReduceByKeyEveryKeyType) {
   keys_of_type<std::uint64_t>();
   keys_of_type<float>();
   keys_of_type<double>();
+}
+
+/// A sum that throws on one chosen operand: an operator's exception must leave reduce_by_key's
+/// chained tiles (a thread waiting on the failed tile included) and reach the caller.
+struct throwing_sum {
+  using value_type = std::int64_t;
+  std::int64_t bad;
+  static constexpr std::int64_t identity() { return 0; }
+  std::int64_t operator()(std::int64_t a, std::int64_t b) const {
+    if (b == bad) throw std::runtime_error("throwing_sum");
+    return a + b;
+  }
+};
+
+TEST(CpuSegments, ReduceByKeyOperatorThrows) {
+  const i64 n = 1 << 16;
+  std::vector<std::int32_t> keys(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> in(static_cast<std::size_t>(n));
+  for (i64 i = 0; i < n; ++i) {
+    keys[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i / 7);
+    in[static_cast<std::size_t>(i)] = i + 1;
+  }
+  std::vector<std::int32_t> uk(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> agg(static_cast<std::size_t>(n));
+  for (const i64 bad : {i64{1}, n / 2, n}) {
+    for (const int threads : {1, 2, 4}) {
+      for (const auto path : {skc::segments_path::serial, skc::segments_path::parallel}) {
+        const skc::segments_config cfg{path, 64};
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+          EXPECT_THROW(skc::reduce_by_key(keys.data(), in.data(), n, throwing_sum{bad}, uk.data(), agg.data(), cfg),
+                       std::runtime_error)
+              << "bad item " << bad << ", " << threads << " threads";
+        });
+      }
+    }
+  }
+  // Without the bad operand the same call runs to the end.
+  const i64 runs = skc::reduce_by_key(keys.data(), in.data(), n, throwing_sum{-1}, uk.data(), agg.data(),
+                                      skc::segments_config{skc::segments_path::parallel, 64});
+  EXPECT_EQ(runs, (n + 6) / 7);
 }
 
 TEST(CpuSegments, FloatKeysByBits) {

@@ -12,5 +12,8 @@ constexpr std::int64_t tile_bytes = std::int64_t{1} << 17;
 /// Inputs below this many bytes run on the calling thread (the same tiles in order, so the
 /// result does not depend on the path).
 constexpr std::int64_t serial_below_bytes = std::int64_t{1} << 18;
+/// Hand-off slots of the chained tiles (chain.hpp): two would do; more keep the threads that
+/// wait on neighbouring tiles on different cache lines.
+constexpr std::int64_t chain_ring = 8;
 
 }  // namespace scankit::cpu::detail::segments
