@@ -122,13 +122,16 @@ template <class K>
 std::int64_t next_key_head(const K* keys, std::int64_t from, std::int64_t to) {
   std::int64_t i = from;
 #ifdef SCANKIT_CPU_HAS_SSE2
-  constexpr std::int64_t per = 16 / sizeof(K);
-  for (; i + per <= to; i += per) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i));
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i - 1));
-    // One bit per byte that differs; the first such byte's key is the head.
-    const unsigned diff = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
-    if (diff != 0) return i + static_cast<std::int64_t>(__builtin_ctz(diff) / sizeof(K));
+  // same_key compares a key's 4 or 8 bytes: so do these vectors.
+  if constexpr (sizeof(K) == 4 || sizeof(K) == 8) {
+    constexpr std::int64_t per = 16 / sizeof(K);
+    for (; i + per <= to; i += per) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i - 1));
+      // One bit per byte that differs; the first such byte's key is the head.
+      const unsigned diff = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
+      if (diff != 0) return i + static_cast<std::int64_t>(__builtin_ctz(diff) / sizeof(K));
+    }
   }
 #endif
   for (; i < to; ++i)
