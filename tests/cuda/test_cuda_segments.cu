@@ -10,6 +10,7 @@
 // file would.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -240,6 +241,42 @@ TEST_F(CudaSegments, ReduceOfAMisalignedInput) {
                               stream_, cfg);
         ASSERT_TRUE(check_segmented_reduce(in, b, e, down(d_out, b.size()), sk::sum<float>{}, 0.0f))
             << "shift " << shift << " n " << n << " algo " << int(algo);
+      }
+    }
+}
+
+TEST_F(CudaSegments, ScansOfMisalignedInputsAndOutputs) {
+  // Inputs, keys and outputs at every offset within 16 bytes: the tiles' vectors start before
+  // their items, and the output is written as vectors only where it lies at the input's offset.
+  const std::int64_t n = tile4 * 2 + 5;
+  const auto off = make_offsets(segment_dist::uniform, n, 40.0, rng());
+  const auto count = static_cast<std::int64_t>(off.size()) - 1;
+  const auto all = random_values<float>(n + 3, "sum");
+  const auto k32 = keys_from_offsets<std::uint32_t>(off, n, rng());
+  std::vector<std::uint32_t> keys_all(static_cast<std::size_t>(n + 3));
+  for (std::int64_t shift : {0, 1, 2, 3})
+    for (std::int64_t out_shift : {0, 1, 3}) {
+      const std::vector<float> in(all.begin() + shift, all.begin() + shift + n);
+      const float* d_in = up(in_, all) + shift;
+      std::copy(k32.begin(), k32.end(), keys_all.begin() + shift);
+      const std::uint32_t* d_keys = up(keys_, keys_all) + shift;
+      const std::int64_t* d_off = up(off_, off);
+      for (int source = 0; source < 2; ++source) {
+        std::size_t bytes = 0;
+        void* ws = workspace(n, source == 0 ? count : 0, sizeof(float), bytes);
+        float* d_out = poisoned<float>(out_, static_cast<std::size_t>(n + 3)) + out_shift;
+        if (source == 0)
+          skc::segmented_scan(d_in, d_out, n, sk::segment_offsets{d_off, count}, sk::sum<float>{},
+                              sk::scan_kind::inclusive, 0.0f, ws, bytes, stream_);
+        else
+          skc::scan_by_key(d_keys, d_in, d_out, n, sk::sum<float>{}, sk::scan_kind::inclusive, 0.0f, ws, bytes, stream_);
+        ASSERT_TRUE(check_segmented_scan(in, off, down(d_out, static_cast<std::size_t>(n)), sk::sum<float>{},
+                                         sk::scan_kind::inclusive, 0.0f))
+            << "source " << source << " in + " << shift << " out + " << out_shift;
+        const auto past = down(d_out + n, 1)[0];  // the item after the output is never written
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &past, 4);
+        ASSERT_EQ(bits, 0xababababu) << "source " << source << " in + " << shift << " out + " << out_shift;
       }
     }
 }

@@ -34,6 +34,15 @@ inline plan checked_plan(const char* who, operation what, std::int64_t n, std::i
   return p;
 }
 
+/// The kernels cut their tiles as the plan did: a plan for another item size would misplace
+/// every tile.
+template <class T, int Row>
+void check_tile_work(const plan& p) {
+  if (p.tile_work != tile_work_for<T>(Row, p.partition))
+    throw scankit::error("scankit::cuda::segments: the plan's tile of " + std::to_string(p.tile_work) +
+                " work items does not match the kernels' (a plan for another item size)");
+}
+
 /// Runs the tile engine with sink Sink over a's items and heads.
 template <sink Sink, class T, class Op>
 void run_tiles(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::size_t workspace_bytes,
@@ -43,6 +52,7 @@ void run_tiles(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::siz
   constexpr int Row = row_items_for(sizeof(T));
   if (p.tiles == 0) return;
   check_launch_tiles(p.tiles, "segments");
+  check_tile_work<T, Row>(p);
   arena ws(d_workspace, workspace_bytes);
   tree<seg_state<T>> tr;
   unsigned long long* counter = lookback::carve_tree(tr, p.tiles, ws, s);
@@ -72,6 +82,7 @@ void run_two_pass(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::
   constexpr int Row = row_items_for(sizeof(T));
   if (p.tiles == 0) return;
   check_launch_tiles(p.tiles, "segments");
+  check_tile_work<T, Row>(p);
   arena ws(d_workspace, workspace_bytes);
   std::int64_t* partition = ws.take<std::int64_t>(p.tiles + 1);
   auto* states = ws.take<seg_state<T>>(p.tiles);
@@ -82,7 +93,7 @@ void run_two_pass(const plan& p, tile_args<T> a, Op op, void* d_workspace, std::
   SCANKIT_LAUNCH_CHECK("segments partition_kernel");
   a.h.partition = partition;
   auto* kernel = reduce_tile_kernel<Row, T, Op>;
-  constexpr std::size_t smem = reduce_layout<T, Row>::bytes;
+  constexpr std::size_t smem = tile_layout<T, Row>::bytes(false);
   allow_dynamic_shared_memory(kernel, smem);
   launch_after("segments reduce_tile_kernel", kernel, dim3(static_cast<unsigned>(p.tiles)), dim3(block_threads), smem,
                s, a, op, states, open);

@@ -2,11 +2,12 @@
 // and the device description, so it is tested on the host for any device.
 //
 // The merge-path engine cuts the work (the items, plus the segment ends where segments are
-// given by bounds) into tiles of block_threads * row_items work items; flags and keys give no
-// segment ends, so their tiles are plain runs of items. The segmented reduction runs on the
-// same tiles in two passes (a vector fewer work items per tile, reduce_tiles.cuh) unless
-// forced onto the look-back engine; the classic block_per_segment reduction launches one
-// block per segment.
+// given by bounds) into tiles of block_threads * row_items work items, less a 16-byte vector
+// where segments are given by bounds (the items of such a tile may start up to a vector into
+// its memory: tile.cuh); flags and keys give no segment ends, so their tiles are plain runs of
+// items. The segmented reduction runs on the same tiles in two passes (reduce_tiles.cuh)
+// unless forced onto the look-back engine; the classic block_per_segment reduction launches
+// one block per segment.
 #pragma once
 
 #include <algorithm>
@@ -59,7 +60,9 @@ inline plan make_plan(operation what, std::int64_t n, std::int64_t n_segments, s
     throw invalid_argument("scankit::cuda::segments: two_pass computes segmented reductions only");
   plan p;
   p.row_items = row_items_for(value_bytes);
-  p.tile_work = std::int64_t{block_threads} * p.row_items;
+  const bool bounds = what == operation::reduce || what == operation::scan_offsets;
+  const std::int64_t vector = value_bytes <= 16 && 16 % value_bytes == 0 ? static_cast<std::int64_t>(16 / value_bytes) : 1;
+  p.tile_work = std::int64_t{block_threads} * p.row_items - (bounds ? vector : 0);
   if (what == operation::reduce && cfg.algorithm == segments_algorithm::block_per_segment) {
     p.block_per_segment = true;
     p.workspace = workspace_alignment;  // nothing, but never 0 bytes
@@ -67,18 +70,14 @@ inline plan make_plan(operation what, std::int64_t n, std::int64_t n_segments, s
   }
   if (what == operation::reduce &&
       (cfg.algorithm == segments_algorithm::automatic || cfg.algorithm == segments_algorithm::two_pass)) {
-    // The tile's items may start up to a vector into its memory (reduce_tiles.cuh).
-    const std::int64_t vector = value_bytes <= 16 && 16 % value_bytes == 0 ? static_cast<std::int64_t>(16 / value_bytes) : 1;
     p.two_pass = true;
     p.partition = true;
-    p.tile_work -= vector;
     p.tiles = ceil_div(n + n_segments, p.tile_work);
     const std::size_t tiles = static_cast<std::size_t>(std::max<std::int64_t>(p.tiles, 1));
     p.workspace = align_up((tiles + 1) * sizeof(std::int64_t)) + align_up(tiles * state_bytes_for(value_bytes)) +
                   align_up(tiles * sizeof(std::int64_t)) + 3 * workspace_alignment;
     return p;
   }
-  const bool bounds = what == operation::reduce || what == operation::scan_offsets;
   p.partition = bounds;
   const std::int64_t work = n + (bounds ? n_segments : 0);
   p.tiles = ceil_div(work, p.tile_work);
