@@ -22,7 +22,7 @@ std::size_t segmented_sort_workspace_bytes(std::int64_t n, std::int64_t segments
   if (n == 0 || segments == 0) return 0;
   using detail::align_up;
   namespace ss = detail::segmented_sort;
-  if (ss::plan(n, segments, cfg) == segmented_sort_path::merge) return ss::merge_bytes(n, segments, key_bytes, value_bytes);
+  if (ss::plan(n, segments, cfg) == segmented_sort_path::merge) return ss::merge_bytes(n, segments, key_bytes, value_bytes, cfg);
   // The order buffers, then a copy of the keys and values for a sort in place.
   return ss::order_bytes(n) + align_up(static_cast<std::size_t>(n) * key_bytes) +
          align_up(static_cast<std::size_t>(n) * value_bytes);

@@ -2,7 +2,8 @@
 // serial reference, bit for bit: every key type, keys alone and with values of 4, 8 and 16
 // bytes, every segment-length distribution of common/segments_test_util.hpp with and without
 // gaps between segments (which must keep their keys), both directions, a bit range, in place
-// and out of place, a CUDA graph capture and replays, and bad arguments (which throw and leave
+// and out of place, long segments by radix passes (forced down to single keys), a CUDA graph
+// capture and replays, and bad arguments (which throw and leave
 // the outputs as they were).
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
@@ -50,10 +51,11 @@ std::vector<i64> sizes() {
 
 constexpr skc::segmented_sort_path paths[] = {skc::segmented_sort_path::merge, skc::segmented_sort_path::two_sort};
 
-/// Sorts keys (and values) of n with the device-pointer call, in place or out of place.
+/// Sorts keys (and values) of n with the device-pointer call, in place or out of place (the
+/// values the other way where `values_flip`).
 template <class K, class V>
 void device_sort(std::vector<K>& keys, std::vector<V>* values, const segment_bounds& host_seg, const sort_options& o,
-                 bool in_place, skc::segmented_sort_config cfg = {}) {
+                 bool in_place, skc::segmented_sort_config cfg = {}, bool values_flip = false) {
   const i64 n = static_cast<i64>(keys.size());
   const std::size_t vb = values ? sizeof(V) : 0;
   device_buffer kin, kout, vin, vout, b, e, ws;
@@ -68,7 +70,7 @@ void device_sort(std::vector<K>& keys, std::vector<V>* values, const segment_bou
   ck(cudaMemcpy(e.p, host_seg.end, static_cast<std::size_t>(host_seg.count) * 8, cudaMemcpyHostToDevice));
   const segment_bounds seg(b.as<i64>(), e.as<i64>(), host_seg.count);
   K* ko = in_place ? kin.as<K>() : kout.as<K>();
-  V* vo = in_place ? vin.as<V>() : vout.as<V>();
+  V* vo = in_place != values_flip ? vin.as<V>() : vout.as<V>();
   if (values)
     skc::segmented_sort_pairs(kin.as<K>(), ko, vin.as<V>(), vo, n, seg, ws.p, wb, nullptr, o, cfg);
   else
@@ -113,6 +115,74 @@ TYPED_TEST(CudaSegmentedSort, MatchesTheReference) {
               ASSERT_TRUE(bitwise_equal(want_k, got_k));
               ASSERT_EQ(want_v, got_v);
             }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The merge path's long segments by radix passes (radix_long.cuh), forced down to short
+// segments and single keys: partial tiles, many segments per launch, segments among gaps and
+// among merged and piece-sorted ones; keys alone, 4- and 8-byte values, in place (keys and
+// values, or keys alone: merge rounds instead), both directions, bit ranges of an even number of digits (radix passes) and of an odd one (merge
+// rounds instead).
+TYPED_TEST(CudaSegmentedSort, LongSegmentsByRadixPasses) {
+  using K = TypeParam;
+  constexpr int bits = static_cast<int>(sizeof(K) * 8);
+  // The sanitize tier: one case of each kind of call (a sanitized launch is slow).
+  const bool few = sanitize_tier();
+  const std::vector<i64> ns = few ? std::vector<i64>{6007} : std::vector<i64>{4097, 20011, 100003};
+  const std::vector<i64> froms = few ? std::vector<i64>{777} : std::vector<i64>{1, 777, 5000};
+  const std::vector<segment_dist> dists = few ? std::vector<segment_dist>{segment_dist::powerlaw}
+                                              : std::vector<segment_dist>{segment_dist::powerlaw, segment_dist::uniform,
+                                                                          segment_dist::single};
+  for (const i64 n : ns) {
+    for (const i64 from : froms) {
+      for (const auto d : dists) {
+        const auto off = make_offsets(d, n, 300.0, rng());
+        const auto gaps = gapped_bounds(off, rng());
+        for (const bool gapped : {false, true}) {
+          if (few && !gapped) continue;
+          const segment_bounds seg = gapped ? segment_bounds(gaps.begin.data(), gaps.end.data(), static_cast<i64>(gaps.begin.size()))
+                                            : segment_bounds(segment_offsets{off.data(), static_cast<i64>(off.size()) - 1});
+          const auto in = make_keys<K>(n, gapped ? key_pattern::random : key_pattern::few_distinct);
+          const sort_options two_digits = bits == 16 ? sort_options{false, 2, 14} : sort_options{false, 4, 20};
+          std::vector<sort_options> opts{sort_options{false}};
+          if (!few) opts.push_back(sort_options{true});
+          if (bits >= 16) opts.push_back(two_digits);
+          if (bits >= 32 && !few) opts.push_back(sort_options{true, 0, 20});  // three digits: merge rounds
+          const skc::segmented_sort_config cfg{skc::segmented_sort_path::merge, from};
+          for (const auto& o : opts) {
+            SCOPED_TRACE(::testing::Message() << "n = " << n << ", radix from " << from << ", " << name(d)
+                                              << (gapped ? " gapped" : "") << (o.descending ? ", descending" : "")
+                                              << ", bits [" << o.begin_bit << ", " << o.end_bit << ")");
+            auto want = in;
+            cpu::segmented_sort_keys_serial(want.data(), n, seg, o);
+            auto got = in;
+            device_sort<K, std::uint32_t>(got, nullptr, seg, o, false, cfg);
+            ASSERT_TRUE(bitwise_equal(want, got));
+            std::vector<std::uint32_t> pos(static_cast<std::size_t>(n));
+            std::iota(pos.begin(), pos.end(), 0u);
+            auto want_k = in, got_k = in;
+            auto want_v = pos, got_v = pos;
+            cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
+            device_sort(got_k, &got_v, seg, o, true, cfg);
+            ASSERT_TRUE(bitwise_equal(want_k, got_k));
+            ASSERT_EQ(want_v, got_v);
+            std::vector<std::uint64_t> wide(static_cast<std::size_t>(n));
+            for (i64 i = 0; i < n; ++i) wide[static_cast<std::size_t>(i)] = ~std::uint64_t(i) * 7;
+            auto want_k8 = in, got_k8 = in;
+            auto want_v8 = wide, got_v8 = wide;
+            cpu::segmented_sort_pairs_serial(want_k8.data(), want_v8.data(), n, seg, o);
+            device_sort(got_k8, &got_v8, seg, o, false, cfg);
+            ASSERT_TRUE(bitwise_equal(want_k8, got_k8));
+            ASSERT_EQ(want_v8, got_v8);
+            // Keys in place, values not (the merge rounds then take every segment).
+            got_k = in, got_v = pos;
+            device_sort(got_k, &got_v, seg, o, true, cfg, true);
+            ASSERT_TRUE(bitwise_equal(want_k, got_k));
+            ASSERT_EQ(want_v, got_v);
           }
         }
       }

@@ -74,8 +74,8 @@ void segmented_sort_device(const segmented_sort_request& r) {
     const V* vin = static_cast<const V*>(r.values_in);
     V* vout = static_cast<V*>(r.values_out);
     if (path == segmented_sort_path::merge) {
-      ss::run_merge(kin, kout, vin, vout, r.n, seg, r.seg.count, begin_bit, end_bit, r.options.descending, a, sms,
-                    r.stream);
+      ss::run_merge(kin, kout, vin, vout, r.n, seg, r.seg.count, begin_bit, end_bit, r.options.descending, r.config,
+                    a, sms, r.stream);
     } else if constexpr (!std::is_void_v<V>) {
       ss::run_two_sort(kin, kout, vin, vout, r.n, seg, r.seg.count, r.options, begin_bit, end_bit, a, sms, r.stream);
     } else {  // keys alone: the two-sort path checks its value pointers (null) at run time

@@ -49,6 +49,11 @@ constexpr std::string_view name(segmented_sort_path p) {
 
 struct segmented_sort_config {
   segmented_sort_path path = segmented_sort_path::automatic;
+  /// The merge path: segments of at least this many keys (and fewer than 2^30) sort by radix
+  /// passes instead of merge rounds, where the keys are 2 bytes or more, the values 0, 4 or 8
+  /// bytes and the bit range an even number of 8-bit digits, and keys and values are both in
+  /// place or both not. 0: the tuned length (by key size); negative: never. The workspace grows as this falls (per such segment, about 3 KiB per digit).
+  std::int64_t radix_from = 0;
 };
 
 /// Bytes of device workspace a segmented sort of n keys of `key_bytes` (values of

@@ -20,7 +20,7 @@ std::vector<std::string> sort_row_names() {
 }
 
 std::vector<std::string> sort_segmented_gpu_row_names() {
-  return {"scankit", "scankit-two-sort", "cub-segmented-radix", "cub-segmented-sort", "flat"};
+  return {"scankit", "scankit-merge", "scankit-two-sort", "cub-segmented-radix", "cub-segmented-sort", "flat"};
 }
 
 std::vector<std::string> sort_segmented_cpu_row_names() { return {"cpu-parallel", "cpu-serial"}; }

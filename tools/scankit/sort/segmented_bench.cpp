@@ -123,9 +123,14 @@ std::string compare(const std::vector<K>& k, const std::vector<V>& v, const std:
 }
 
 #ifdef SCANKIT_HAS_CUDA
-/// The GPU segmented sort's config of a row: scankit (the automatic path) or scankit-two-sort.
+/// The GPU segmented sort's config of a row: scankit (the automatic path), scankit-merge (the
+/// merge path without radix passes for long segments) or scankit-two-sort.
 cuda::segmented_sort_config gpu_config(const std::string& row) {
+  if (row == "scankit-merge") return {cuda::segmented_sort_path::merge, -1};
   return {row == "scankit-two-sort" ? cuda::segmented_sort_path::two_sort : cuda::segmented_sort_path::automatic};
+}
+bool scankit_row(const std::string& row) {
+  return row == "scankit" || row == "scankit-merge" || row == "scankit-two-sort";
 }
 #endif
 
@@ -175,7 +180,7 @@ spoint measure(const sspec& s, std::int64_t n, const layout& lay, [[maybe_unused
       try {
         std::function<void()> call;
         std::size_t wb = 0;
-        if (r == "scankit" || r == "scankit-two-sort") {
+        if (scankit_row(r)) {
           const cuda::segmented_sort_config cfg = gpu_config(r);
           wb = cuda::segmented_sort_workspace_bytes(n, count, sizeof(K), vb, cfg);
           ws.reserve(std::max<std::size_t>(wb, 1));
@@ -429,7 +434,7 @@ void verify_typed(std::mt19937_64& g, const std::string& type, const std::vector
       if (r == "cpu-parallel") {
         if constexpr (pairs) cpu::segmented_sort_pairs(k.data(), v.data(), n, seg, opts);
         else cpu::segmented_sort_keys(k.data(), n, seg, opts);
-      } else if (r == "scankit" || r == "scankit-two-sort") {
+      } else if (scankit_row(r)) {
 #ifdef SCANKIT_HAS_CUDA
         const cuda::segmented_sort_config cfg = gpu_config(r);
         if constexpr (pairs) cuda::segmented_sort_pairs<K, V>(std::span<K>(k), std::span<V>(v), seg, opts, cfg);

@@ -16,6 +16,7 @@
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
 #include "scankit/cuda/detail/segmented_sort/merge_rounds.cuh"
 #include "scankit/cuda/detail/segmented_sort/pieces.cuh"
+#include "scankit/cuda/detail/segmented_sort/radix_long.cuh"
 #include "scankit/cuda/detail/segmented_sort/plan.hpp"
 #include "scankit/cuda/detail/segmented_sort/tuning.hpp"
 #include "scankit/cuda/scan.hpp"
@@ -106,21 +107,36 @@ void run_two_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_o
 
 // ---- the merge path ----
 
-/// Workspace of the merge path: per segment its tile count and first tile, the tile total and
-/// the longest length, the tiles' splits, the scan's workspace, and the alternate keys and
-/// values of the merge rounds.
-inline std::size_t merge_bytes(std::int64_t n, std::int64_t count, std::size_t key_bytes, std::size_t value_bytes) {
+/// Workspace of the merge path: every bin edge's bound and first segment, per segment its tile
+/// count and first tile, the tile total and the longest length, the tiles' splits, the scan's
+/// workspace, the alternate keys and values of the merge rounds (and of the radix passes), and
+/// the radix passes' tables.
+inline std::size_t merge_bytes(std::int64_t n, std::int64_t count, std::size_t key_bytes, std::size_t value_bytes,
+                               const segmented_sort_config& cfg) {
   const auto c = static_cast<std::size_t>(count), un = static_cast<std::size_t>(n);
-  return 2 * align_up(c * 8) + align_up(16) + align_up(static_cast<std::size_t>(max_merge_tiles(n)) * 8) +
-         align_up(scan_workspace_bytes(count, 8)) + align_up(un * key_bytes) + align_up(un * value_bytes);
+  const auto edges = static_cast<std::size_t>(ceil_div(n, std::int64_t{piece}) + 1);
+  return 2 * align_up(edges * 8) + 2 * align_up(c * 8) + align_up(16) +
+         align_up(static_cast<std::size_t>(max_merge_tiles(n)) * 8) +
+         align_up(scan_workspace_bytes(count, 8)) + align_up(un * key_bytes) + align_up(un * value_bytes) +
+         radix_bytes(radix_sizes_for(n, count, key_bytes, value_bytes, cfg));
 }
 
 /// The merge path: sort every piece (one launch), then merge the slices of long segments.
 template <class K, class V>
 void run_merge(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::int64_t n,
-               const segments_of& seg, std::int64_t count, int begin_bit, int end_bit, bool descending, arena& a,
-               int sm_count, cudaStream_t stream) {
+               const segments_of& seg, std::int64_t count, int begin_bit, int end_bit, bool descending,
+               const segmented_sort_config& cfg, arena& a, int sm_count, cudaStream_t stream) {
   const rank_less<K> less{begin_bit, end_bit, descending};
+  const std::size_t vb = std::is_void_v<V> ? 0 : sizeof(std::conditional_t<std::is_void_v<V>, char, V>);
+  radix_rule rule;
+  std::int64_t radix_tile_keys = 1;
+  if constexpr (radix_compiled<K, V>) {
+    rule = plan_radix(n, sizeof(K), vb, begin_bit, end_bit, cfg);
+    if (rule.enabled()) radix_tile_keys = radix_tile<K, V>();
+  }
+  const std::int64_t bins = ceil_div(n, std::int64_t{piece});
+  auto* bin_lo = a.take<std::int64_t>(bins + 1);
+  auto* bin_segment = a.take<std::int64_t>(bins + 1);
   auto* tiles = a.take<std::int64_t>(count);
   auto* first = a.take<std::int64_t>(count);
   auto* scalars = a.take<std::int64_t>(2);  // the tile total, the longest length
@@ -130,27 +146,45 @@ void run_merge(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
   K* alt = a.take<K>(n);
   V* alt_values = nullptr;
   if constexpr (!std::is_void_v<V>) alt_values = a.take<V>(n);
+  const radix_buffers rb = carve_radix(a, radix_sizes_for(n, count, sizeof(K), vb, cfg), rule, radix_tile_keys);
+  // No radix passes where no segment can take them, where their launches could not cover their
+  // tiles (a forced tiny radix_from: decided before anything runs), or where only one of keys
+  // and values is sorted in place: bins holding part of a radix segment sort it in place first,
+  // and the passes must then read keys and values in the same order.
+  bool mixed_aliasing = false;
+  if constexpr (!std::is_void_v<V>) mixed_aliasing = (keys_in == keys_out) != (values_in == values_out);
+  if (rb.z.segments == 0 || rb.z.tiles > max_launch_tiles || rb.z.segments > max_launch_tiles || mixed_aliasing)
+    rule = {};
 
-  // ---- step 1: every piece, in shared memory ----
+  // ---- step 1: every bin's bounds, then every piece, in shared memory ----
   auto kernel = sort_pieces<K, V>;
   constexpr std::size_t smem = pieces_shared_bytes<K>();
   allow_dynamic_shared_memory(kernel, smem);
-  const std::int64_t bins = ceil_div(n, std::int64_t{piece});
   check_launch_tiles(bins, "scankit::cuda::segmented_sort sort_pieces");
-  kernel<<<static_cast<unsigned>(bins), bin_threads, smem, stream>>>(keys_in, keys_out, values_in, values_out, seg,
-                                                                     count, n, less);
-  SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort sort_pieces");
+  bin_bounds<><<<grid_for_items(bins + 1, sm_count), item_threads, 0, stream>>>(seg, count, n, bins, bin_lo,
+                                                                               bin_segment);
+  SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort bin_bounds");
+  launch_after("scankit::cuda::segmented_sort sort_pieces", kernel, dim3(static_cast<unsigned>(bins)),
+               dim3(bin_threads), smem, stream, keys_in, keys_out, values_in, values_out, seg, count,
+               static_cast<const std::int64_t*>(bin_lo), static_cast<const std::int64_t*>(bin_segment), less,
+               rule);
   const int rounds = max_merge_rounds(n);
-  if (rounds == 0) return;  // no segment can be longer than a piece
+  if (rounds == 0 && !rule.enabled()) return;  // no segment can be longer than a piece
 
-  // ---- step 2: the long segments' tiles, then the rounds ----
+  // ---- step 2: the long segments' tiles (or their radix passes), then the rounds ----
   SCANKIT_CUDA_CHECK(cudaMemsetAsync(scalars, 0, 16, stream));
+  radix_list list = rb.list;
+  if (rule.enabled()) clear_async(list.counts, 16, stream);
+  else list.counts = nullptr;  // lists nothing
   const long_tiles lt{first, scalars, scalars + 1};
   count_long_tiles<><<<grid_for_items(count, sm_count), item_threads, 0, stream>>>(
-      seg, count, tiles, reinterpret_cast<unsigned long long*>(scalars + 1));
+      seg, count, tiles, reinterpret_cast<unsigned long long*>(scalars + 1), list);
   SCANKIT_LAUNCH_CHECK("scankit::cuda::segmented_sort count_long_tiles");
   scankit::cuda::scan(tiles, first, count, sum<std::int64_t>{}, scan_kind::exclusive, std::int64_t{0}, scan_ws,
                       scan_bytes, stream, {}, scalars);
+  if (rule.enabled())
+    run_radix_long(keys_in, keys_out, values_in, values_out, alt, alt_values, rb, begin_bit, end_bit, descending,
+                   sm_count, stream);
   const unsigned part_grid = grid_for_items(max_merge_tiles(n), sm_count);
   const auto merge_grid = static_cast<unsigned>(std::clamp<std::int64_t>(
       max_merge_tiles(n), 1, std::int64_t{round_blocks_per_sm} * std::max(1, sm_count)));

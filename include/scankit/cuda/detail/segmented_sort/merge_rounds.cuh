@@ -7,8 +7,9 @@
 // done and are not touched, so a round costs the bytes of the segments it merges, and rounds
 // past the longest segment return at once.
 //
-//   setup      per segment its merge tiles (`piece` outputs each; none for a short segment)
-//              and the longest length; an exclusive scan of the tile counts (scankit's own)
+//   setup      per segment its merge tiles (`piece` outputs each; none for a short segment,
+//              nor for one that sorts by radix passes, radix_long.cuh) and the longest length;
+//              an exclusive scan of the tile counts (scankit's own)
 //   partition  per tile, where its first output's diagonal crosses the two runs
 //   merge      per tile: stage the two slices, merge `round_items` outputs per thread, store
 //              the keys, gather the values; a tile whose pair has no second run is copied
@@ -24,6 +25,7 @@
 
 #include "scankit/cuda/detail/merge/merge_path.cuh"  // merge_path_split
 #include "scankit/cuda/detail/segmented_sort/pieces.cuh"
+#include "scankit/cuda/detail/segmented_sort/radix_long.cuh"  // radix_list
 #include "scankit/cuda/detail/segmented_sort/tuning.hpp"
 
 namespace scankit::cuda::detail::segmented_sort {
@@ -39,12 +41,18 @@ __device__ __forceinline__ std::int64_t tiles_of(std::int64_t len) {
   return len > piece ? (len + piece - 1) / piece : 0;
 }
 
+/// Per segment its merge tiles, and the longest length among them; segments the radix rule
+/// takes are listed for radix_long.cuh instead and get no tiles.
 template <class = void>
 __global__ void count_long_tiles(segments_of seg, std::int64_t count, std::int64_t* tiles,
-                                 unsigned long long* longest) {
+                                 unsigned long long* longest, radix_list radix) {
   for (std::int64_t s = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; s < count;
        s += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t len = seg.last(s) - seg.first(s);
+    const std::int64_t b = seg.first(s), e = seg.last(s), len = e - b;
+    if (radix.note(b, e)) {
+      tiles[s] = 0;
+      continue;
+    }
     tiles[s] = tiles_of(len);
     if (len > piece) atomicMax(longest, static_cast<unsigned long long>(len));
   }

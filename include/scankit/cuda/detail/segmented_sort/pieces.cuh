@@ -7,7 +7,10 @@
 // piece of one), and fewer than 2 * piece keys. One launch covers every length distribution:
 // a bin of 1-key segments and a bin that is one slice of a giant segment cost the same.
 //
-//   phase 1  the bin's bounds (two binary searches over the segment ends)
+//   phase 0  (bin_bounds, a kernel of its own: one thread per bin edge, so that the searches'
+//            latencies overlap across the grid) every bin's bounds and first segment
+//   phase 1  the bin's bounds, read (a bin inside a segment that sorts by radix passes,
+//            radix_long.cuh, returns)
 //   phase 2  stage its keys in shared memory
 //   phase 3  tag each position with its piece's start: marks at piece starts and segment ends,
 //            then a block max-scan (a position's piece never changes: pieces sort in place)
@@ -24,8 +27,10 @@
 
 #include <cstdint>
 
+#include "scankit/cuda/detail/launch.cuh"            // wait_for_previous_grid
 #include "scankit/cuda/detail/merge/merge_path.cuh"  // merge_path_split
 #include "scankit/cuda/detail/segmented_sort/kernels.cuh"
+#include "scankit/cuda/detail/segmented_sort/plan.hpp"  // radix_rule
 #include "scankit/cuda/detail/segmented_sort/tuning.hpp"
 #include "scankit/cuda/detail/warp/scan.cuh"
 #include "scankit/sort_traits.hpp"
@@ -65,6 +70,20 @@ __device__ __forceinline__ std::int64_t cut(const segments_of& seg, std::int64_t
   return piece_start + piece < e ? piece_start + piece : e;
 }
 
+/// Phase 0: for every bin edge b in [0, bins], cut(b * piece) and the first segment ending
+/// after it (binary searches over the segment ends, dependent loads each: a grid of them keeps
+/// many in flight where one block per bin would wait for its own).
+template <int = 0>
+__global__ void bin_bounds(segments_of seg, std::int64_t count, std::int64_t n, std::int64_t bins,
+                           std::int64_t* bin_lo, std::int64_t* bin_segment) {
+  const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t b = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; b <= bins; b += step) {
+    const std::int64_t lo = cut(seg, count, n, b * piece);
+    bin_lo[b] = lo;
+    bin_segment[b] = first_ending_after(seg, count, lo);
+  }
+}
+
 /// Dynamic shared memory of sort_pieces for keys of K: the keys, their bin positions and tags.
 template <class K>
 constexpr std::size_t pieces_shared_bytes() {
@@ -74,22 +93,25 @@ constexpr std::size_t pieces_shared_bytes() {
 template <class K, class V>
 __global__ void __launch_bounds__(bin_threads)
     sort_pieces(const K* keys_in, K* keys_out, const V* values_in, V* values_out, segments_of seg,
-                std::int64_t count, std::int64_t n, rank_less<K> less) {
+                std::int64_t count, const std::int64_t* bin_lo, const std::int64_t* bin_segment,
+                rank_less<K> less, radix_rule radix) {
   constexpr int T = bin_threads, I = bin_items;
   static_assert(T * I == bin_capacity && bin_capacity == 2 * piece && bin_capacity <= 1 << 15);
   extern __shared__ __align__(16) unsigned char smem[];
   K* keys = reinterpret_cast<K*>(smem);
   auto* from = reinterpret_cast<std::uint16_t*>(keys + bin_capacity);  // each key's place in the bin
   std::uint16_t* tag = from + bin_capacity;                              // its piece's first place
-  __shared__ std::int64_t bounds[2];
   __shared__ unsigned warp_max[T / 32];
   const int t = static_cast<int>(threadIdx.x);
+  wait_for_previous_grid();  // bin_bounds
 
   // ---- phase 1: the bin's bounds ----
-  if (t < 2) bounds[t] = cut(seg, count, n, (static_cast<std::int64_t>(blockIdx.x) + t) * piece);
-  __syncthreads();
-  const std::int64_t lo = bounds[0], hi = bounds[1];
+  const std::int64_t lo = bin_lo[blockIdx.x], hi = bin_lo[blockIdx.x + 1], s0 = bin_segment[blockIdx.x];
   const int size = static_cast<int>(hi - lo);
+  // A bin inside a segment that sorts by radix passes (radix_long.cuh) is left to them. (A bin
+  // that holds only part of one is sorted here too: pieces sort stably within the segment, so
+  // the passes, which write every key of it, sort the same sequence of equal keys.)
+  if (s0 < count && seg.first(s0) <= lo && hi <= seg.last(s0) && radix(seg.last(s0) - seg.first(s0))) return;
 
   // ---- phase 2: stage the keys; every position starts unmarked, the first one as a gap ----
   for (int i = t; i < size; i += T) {
@@ -104,7 +126,6 @@ __global__ void __launch_bounds__(bin_threads)
   // next piece starts; piece starts are written after the gap marks and win where both fall.
   const auto gap_mark = [](int i) { return static_cast<std::uint16_t>(((i + 1) << 1) | 1); };
   const auto piece_mark = [](int i) { return static_cast<std::uint16_t>((i + 1) << 1); };
-  const std::int64_t s0 = first_ending_after(seg, count, lo);
   if (t == 0 && size > 0) tag[0] = gap_mark(0);
   for (std::int64_t s = s0 + t; s < count && seg.first(s) < hi; s += T) {
     // Only non-empty segments mark their ends: an empty one lies in a gap already marked (or at

@@ -17,4 +17,12 @@ inline constexpr int round_threads = 256;                 // threads per merge t
 inline constexpr int round_items = piece / round_threads;
 inline constexpr int round_blocks_per_sm = 8;             // the merge rounds' grids: one wave
 
+// Segments of at least radix_from_length(key bytes) keys sort by segmented onesweep passes
+// (radix_long.cuh), one pass per 8-bit digit, instead of one merge round per doubling of their
+// length past a piece: a segment of piece << (digits - 1) keys costs about as many passes
+// either way, so the length doubles with every digit of the key.
+constexpr long long radix_from_length(unsigned long key_bytes) {
+  return key_bytes <= 2 ? 4096 : key_bytes <= 4 ? 16384 : 262144;
+}
+
 }  // namespace scankit::cuda::detail::segmented_sort

@@ -135,7 +135,8 @@ inline constexpr int lookback_header_words = 32;
 /// The segments of a segmented pass (one launch sorts many independent runs by one digit):
 /// each segment's tiles take consecutive tile slots, and the look-back of a tile stops at its
 /// segment's first tile, which publishes its counts as an inclusive prefix. Device arrays, per
-/// segment unless noted; built by scankit/dist/detail/nccl/bucket_sort.cuh.
+/// segment unless noted; built by scankit/dist/detail/nccl/bucket_sort.cuh and
+/// detail/segmented_sort/radix_long.cuh.
 struct segment_table {
   const int* tile_segment;          // per tile slot: its segment
   const std::int64_t* first_tile;   // the segment's first tile slot
@@ -144,6 +145,11 @@ struct segment_table {
   const unsigned long long* base;   // segment x digit: where the digit's first key goes in dst
   void* const* key_dst;             // where the segment's keys (and values) go
   void* const* value_dst;
+  /// The tile slots in use, where only the device knows them (null: one per block). The grid
+  /// then covers the most there can be, and blocks past the count return at once: they take no
+  /// slot, and the launch's `next_tiles` equals its grid, so each block clears only the slot of
+  /// its own index, and every slot in use is cleared.
+  const std::int64_t* total_tiles = nullptr;
 };
 
 /// One digit pass over one portion [portion_begin, portion_end) of the keys.
@@ -175,6 +181,9 @@ onesweep_kernel(const plan* pl, int pass, buffers<U, V> buf, std::int64_t portio
   auto& s = *reinterpret_cast<storage*>(smem_raw);
   __shared__ unsigned tile_slot;
   wait_for_previous_grid();
+  if constexpr (Segmented) {
+    if (segments.total_tiles && blockIdx.x >= *segments.total_tiles) return;
+  }
   allow_next_grid();
   // --- Phase 0: clear the next launch's look-back words, take a tile ---
   // The previous launch used `next` and has finished: clear it for the next one (a skipped

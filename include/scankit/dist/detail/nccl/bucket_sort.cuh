@@ -7,8 +7,8 @@
 //   split_by_top_digit  one stable onesweep pass by the top digit
 //   sort_buckets        segmented onesweep passes over the digits below the top one, per bucket
 //
-// Built on the CUDA radix sort's onesweep kernels and launch helpers (cuda/detail/sort/); the
-// bucket sort's own kernels are in bucket_sort_kernels.cuh. Header-only: the translation unit
+// Built on the CUDA radix sort's onesweep kernels and launch helpers (cuda/detail/sort/), the
+// segmented passes' kernels among them (segmented_pass.cuh). Header-only: the translation unit
 // that includes the distributed sort instantiates what it uses. Needs no NCCL.
 #pragma once
 
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "scankit/cuda/detail/sort/launch.cuh"
-#include "scankit/dist/detail/nccl/bucket_sort_kernels.cuh"
+#include "scankit/cuda/detail/sort/segmented_pass.cuh"
 
 namespace scankit::cuda::detail {
 
@@ -89,29 +89,6 @@ inline constexpr std::int64_t bucket_sort_limit = (std::int64_t{1} << 30) - 1;
 
 namespace scankit::cuda::detail::radix {
 
-
-/// The main tile (its reduced stand-in where the device's shared memory does not hold main):
-/// f(std::integral_constant<onesweep_shape, tile>{}).
-template <class U, class V, class F>
-decltype(auto) with_main_tile(F&& f) {
-  constexpr sort_tuning t = sort_tuning_for(sizeof(U), has_values<V> ? sizeof(V) : 0, tuned_arch);
-  if constexpr (t.reduced.exists()) {
-    if (onesweep_smem_bytes<U, V, t.main> + static_shared_reserve > sort_device_info().smem_per_block_optin)
-      return f(std::integral_constant<onesweep_shape, t.reduced>{});
-  }
-  return f(std::integral_constant<onesweep_shape, t.main>{});
-}
-
-/// The smallest tile with_main_tile may take (the look-back words are sized by it).
-constexpr std::int64_t smallest_main_tile(std::size_t key_bytes, std::size_t value_bytes) {
-  const sort_tuning t = sort_tuning_for(key_bytes, value_bytes, tuned_arch);
-  return t.reduced.exists() ? std::min(t.main.tile(), t.reduced.tile()) : t.main.tile();
-}
-
-/// Writes a plan on the device (a kernel argument, so no host memory is involved).
-/// (A template: defined in a header that several translation units include.)
-template <int = 0>
-__global__ void write_plan_kernel(plan* out, plan value) { *out = value; }
 
 template <key_kind Kind, class U>
 const unsigned long long* run_top_digit_starts(const U* keys, std::int64_t n, const sort_options& opts, arena& ws,
@@ -283,7 +260,7 @@ void run_bucket_sort(const bucket_sort& r) {
   const segment_table first{map0, d.first_tile, d.begin, d.end, first_bases, d.key_dst, d.value_dst};
   const std::size_t hist_smem = sizeof(unsigned) * passes * radix * segment_histogram_copies(passes);
   segment_histogram_kernel<Kind, U><<<grid_for(std::min<std::int64_t>(tiles0, 8 * std::int64_t{sort_device_info().sm_count})), 256, hist_smem, s>>>(
-      static_cast<const U*>(r.keys), first, tiles0, tile, passes, r.options, hist);
+      static_cast<const U*>(r.keys), first, tiles0, tile, passes, 0, bits, r.options, hist);
   SCANKIT_LAUNCH_CHECK("radix::segment_histogram_kernel");
   bucket_bases_kernel<><<<B, radix, 0, s>>>(hist, B, J, passes, first_bases, later_bases);
   SCANKIT_LAUNCH_CHECK("radix::bucket_bases_kernel");
