@@ -112,28 +112,8 @@ __global__ void __launch_bounds__(block_threads, 3)
   const int row = tid * Row;
   const std::uint64_t row_heads = row_bits<Row>(heads, row);
   const int lo = off - row, hi = off + valid - row;  // the row's items are its slots [lo, hi)
-  const bool plain = row_heads == 0 && lo <= 0 && hi >= Row;
-  T acc = op.identity();
-  if (plain) {
-#pragma unroll
-    for (int c = 0; c < Row; c += V) {
-      T x[V];
-      load_vector(items + layout::slot(row + c), x);
-#pragma unroll
-      for (int q = 0; q < V; ++q) acc = op(acc, x[q]);
-    }
-  } else {
-    const int from = row_heads ? 63 - __clzll(static_cast<long long>(row_heads)) : lo;  // heads mark items only
-#pragma unroll
-    for (int c = 0; c < Row; c += V) {
-      if (c + V <= from || c >= hi) continue;
-      T x[V];
-      load_vector(items + layout::slot(row + c), x);
-#pragma unroll
-      for (int q = 0; q < V; ++q)
-        if (c + q >= from && c + q < hi) acc = row_heads && c + q == from ? x[q] : op(acc, x[q]);
-    }
-  }
+  const bool plain = row_heads == 0 && lo <= 0 && hi >= Row;  // as fold_row_tail's plain fold
+  const T acc = fold_row_tail<layout, Row>(items, row, row_heads, lo, hi, op);
   const state row_state{acc, static_cast<std::int64_t>(__popcll(row_heads))};
   state aggregate;
   const state before_row = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);

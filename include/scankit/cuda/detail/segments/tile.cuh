@@ -210,6 +210,36 @@ __device__ __forceinline__ std::uint64_t row_bits(const unsigned* heads, int row
   }
 }
 
+/// The fold of a row's items after its last head (the head's item restarts it), over the row's
+/// slots [lo, hi) of the tile starting at slot `row`; `row_heads` marks items only. A row
+/// without heads whose slots all hold items folds without any test.
+template <class Layout, int Row, class T, class Op>
+__device__ __forceinline__ T fold_row_tail(const T* items, int row, std::uint64_t row_heads, int lo, int hi, Op op) {
+  constexpr int V = Layout::V;
+  T acc = op.identity();
+  if (row_heads == 0 && lo <= 0 && hi >= Row) {
+#pragma unroll
+    for (int c = 0; c < Row; c += V) {
+      T x[V];
+      load_vector(items + Layout::slot(row + c), x);
+#pragma unroll
+      for (int q = 0; q < V; ++q) acc = op(acc, x[q]);
+    }
+  } else {
+    const int from = row_heads ? 63 - __clzll(static_cast<long long>(row_heads)) : lo;
+#pragma unroll
+    for (int c = 0; c < Row; c += V) {
+      if (c + V <= from || c >= hi) continue;
+      T x[V];
+      load_vector(items + Layout::slot(row + c), x);
+#pragma unroll
+      for (int q = 0; q < V; ++q)
+        if (c + q >= from && c + q < hi) acc = row_heads && c + q == from ? x[q] : op(acc, x[q]);
+    }
+  }
+  return acc;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Which items a tile holds, and their copy.
 
