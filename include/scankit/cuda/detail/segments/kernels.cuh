@@ -148,27 +148,15 @@ __global__ void __launch_bounds__(block_threads, 3)
       store_vector(p, x);
     }
   } else {
-#pragma unroll
-    for (int c = 0; c < Row; c += V) {
-      if (c + V <= lo || c >= hi) continue;
-      T* p = items + layout::slot(row + c);
-      T x[V];
-      load_vector(p, x);
-#pragma unroll
-      for (int q = 0; q < V; ++q) {
-        if (c + q < lo || c + q >= hi) continue;
-        const bool head = (row_heads >> (c + q)) & 1u;
-        if constexpr (Sink == sink::items) {
-          const T before = head ? a.init : op(a.init, running.value);
-          running = sop.step(running, x[q], head);
-          x[q] = a.exclusive ? before : op(a.init, running.value);
-        } else {
-          running = sop.step(running, x[q], head);
-          x[q] = running.value;
-        }
-      }
-      store_vector(p, x);
-    }
+    rescan_row<layout, Row>(items, row, row_heads, lo, hi, running, sop,
+                            [&](const state& before, const state& after, bool head) -> T {
+                              if constexpr (Sink == sink::items) {
+                                if (a.exclusive) return head ? a.init : op(a.init, before.value);
+                                return op(a.init, after.value);
+                              } else {
+                                return after.value;
+                              }
+                            });
   }
   __syncthreads();
 

@@ -39,7 +39,6 @@ __global__ void __launch_bounds__(block_threads, 3)
                        std::int64_t* open_segment) {
   using state = seg_state<T>;
   using layout = tile_layout<T, Row>;
-  constexpr int V = layout::V;
   const seg_op<Op> sop{op};
   extern __shared__ uint4 tile_memory[];
   T* items = reinterpret_cast<T*>(tile_memory);
@@ -71,24 +70,10 @@ __global__ void __launch_bounds__(block_threads, 3)
   const T acc = fold_row_tail<layout, Row>(items, row, row_heads, lo, hi, op);
   const state row_state{acc, static_cast<std::int64_t>(__popcll(row_heads))};
   state aggregate;
-  state running = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);
-  if (row_bits<Row>(ends, row) != 0) {
-#pragma unroll
-    for (int c = 0; c < Row; c += V) {
-      if (c + V <= lo || c >= hi) continue;
-      T* p = items + layout::slot(row + c);
-      T x[V];
-      load_vector(p, x);
-#pragma unroll
-      for (int q = 0; q < V; ++q) {
-        if (c + q >= lo && c + q < hi) {
-          running = sop.step(running, x[q], (row_heads >> (c + q)) & 1u);
-          x[q] = running.value;
-        }
-      }
-      store_vector(p, x);
-    }
-  }
+  const state running = tile::block_exclusive_scan(row_state, sop, warp_totals, aggregate);
+  if (row_bits<Row>(ends, row) != 0)
+    rescan_row<layout, Row>(items, row, row_heads, lo, hi, running, sop,
+                            [](const state&, const state& after, bool) { return after.value; });
   __syncthreads();
 
   // --- Phase 3: write the segments that end here; the first may be partial ---

@@ -240,6 +240,32 @@ __device__ __forceinline__ T fold_row_tail(const T* items, int row, std::uint64_
   return acc;
 }
 
+/// Rescans a row's items (slots [lo, hi) of the row from slot `row`) in place from `running`,
+/// a vector at a time: each item steps the state (restarting at a head) and is replaced by
+/// out(state before it, state after it, head). Returns the state after the row.
+template <class Layout, int Row, class T, class S, class SOp, class Out>
+__device__ __forceinline__ S rescan_row(T* items, int row, std::uint64_t row_heads, int lo, int hi, S running, SOp sop,
+                                       Out out) {
+  constexpr int V = Layout::V;
+#pragma unroll
+  for (int c = 0; c < Row; c += V) {
+    if (c + V <= lo || c >= hi) continue;
+    T* p = items + Layout::slot(row + c);
+    T x[V];
+    load_vector(p, x);
+#pragma unroll
+    for (int q = 0; q < V; ++q) {
+      if (c + q < lo || c + q >= hi) continue;
+      const bool head = (row_heads >> (c + q)) & 1u;
+      const S before = running;
+      running = sop.step(running, x[q], head);
+      x[q] = out(before, running, head);
+    }
+    store_vector(p, x);
+  }
+  return running;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Which items a tile holds, and their copy.
 
