@@ -490,6 +490,7 @@ int run_sort_verify(const sort_verify_options& o) {
   };
   if (asked({"all", "cpu", "cpu-parallel"})) seg_rows.push_back("cpu-parallel");
   if (gpu && asked({"all", "gpu", "scankit"})) seg_rows.push_back("scankit");
+  if (gpu && asked({"all", "gpu", "scankit-merge"})) seg_rows.push_back("scankit-merge");
   if (gpu && asked({"all", "gpu", "scankit-two-sort"})) seg_rows.push_back("scankit-two-sort");
   if (!gpu) std::cout << "no GPU found: verifying the CPU algorithms only\n";
   if (rows.empty() && seg_rows.empty())
