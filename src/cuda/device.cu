@@ -9,6 +9,8 @@
 
 #include "scankit/cuda/detail/common.cuh"
 #include "scankit/cuda/detail/device_info.hpp"
+#include "scankit/cuda/device.hpp"
+#include "scankit/error.hpp"
 
 namespace scankit::cuda::detail {
 
@@ -118,3 +120,23 @@ __global__ void code_probe_kernel() {}
 int library_kernel_arch() { return kernel_arch(code_probe_kernel); }
 
 }  // namespace scankit::cuda::detail
+
+namespace scankit::cuda {
+
+device_description describe_current_device() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    throw no_device_error("scankit::cuda::describe_current_device: no CUDA device");
+  }
+  const detail::device_info& d = detail::current_device_info();
+  device_description r;
+  r.arch = d.arch, r.sm_count = d.sm_count;
+  r.smem_per_block_optin = d.smem_per_block_optin, r.smem_per_sm = d.smem_per_sm, r.l2_bytes = d.l2_bytes;
+  r.memory_bus_bits = d.memory_bus_bits, r.memory_clock_khz = d.memory_clock_khz;
+  r.memory_bytes_per_second = d.memory_bytes_per_second();
+  r.tuning_class = detail::name_of(detail::class_of(d));
+  return r;
+}
+
+}  // namespace scankit::cuda

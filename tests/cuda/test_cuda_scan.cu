@@ -30,11 +30,14 @@
 #include <vector>
 
 #include "common/cuda_scan_test_util.hpp"
+#include "scankit/cuda/detail/device_info.hpp"
+#include "scankit/cuda/device.hpp"
 
 namespace {
 
 namespace sk = scankit;
 namespace skc = scankit::cuda;
+namespace skd = scankit::cuda::detail;
 using namespace scankit::test;
 using sk::scan_kind;
 
@@ -236,6 +239,31 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, CudaScan, ::testing::ValuesIn(skc::all_scan
                          sk::test::param_name<skc::scan_algorithm>);
 
 // Outside the per-algorithm suite: the names and defaults of the public API.
+// The description the tuning tables are read with: the facts come from the driver (a peak
+// memory bandwidth of 0 would put every Hopper part in one class), and the class is the one
+// the plans use.
+TEST(CudaDevice, DescriptionComesFromTheDriver) {
+  if (!scankit::test::have_gpu()) {
+    EXPECT_THROW(skc::describe_current_device(), scankit::no_device_error);
+    GTEST_SKIP() << "no CUDA device";
+  }
+  const skc::device_description d = skc::describe_current_device();
+  int major = 0, minor = 0, sms = 0;
+  int dev = 0;
+  ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+  EXPECT_EQ(d.arch, 10 * major + minor);
+  EXPECT_EQ(d.sm_count, sms);
+  EXPECT_GT(d.smem_per_sm, 0u);
+  EXPECT_GT(d.l2_bytes, 0u);
+  EXPECT_GT(d.memory_bus_bits, 0);
+  EXPECT_GT(d.memory_clock_khz, 0);
+  EXPECT_GT(d.memory_bytes_per_second, 1e11);
+  EXPECT_EQ(d.tuning_class, skd::name_of(skd::class_of(skd::current_device_info())));
+}
+
 TEST(CudaScanApi, AlgorithmNamesRoundTrip) {
   for (auto a : skc::all_scan_algorithms) {
     const auto parsed = skc::parse_scan_algorithm(skc::name(a));

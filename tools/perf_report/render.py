@@ -63,8 +63,14 @@ def device_text(meta, data):
     driver = f"driver {meta['nvidia_driver']}, " if meta.get("nvidia_driver") else ""
     copy = re.search(r"device-to-device copy of ([^:]+):.*= (\d+) GB/s", meta.get("devices") or "")
     copy = f"; device-to-device copy of {copy[1]}: {copy[2]} GB/s" if copy else ""
+    t = g.get("tuning")
+    tuned = ""
+    if t:
+        bw = t.get("memory_bytes_per_second") or 0
+        tuned = (f"; tuned as `{t['class']}` (peak memory {bw / 1e12:.2f} TB/s from the bus and clock, "
+                 f"{g.get('l2_bytes', 0) / 2**20:.0f} MiB L2)" if bw else f"; tuned as `{t['class']}`")
     return (f"{g['name']}, compute capability {g['compute_capability']}, {g['sm_count']} SMs, "
-            f"{g['total_memory_bytes'] / 2**30:.1f} GiB; {driver}CUDA {cuda(sysinfo.get('cuda_driver_version'))} "
+            f"{g['total_memory_bytes'] / 2**30:.1f} GiB{tuned}; {driver}CUDA {cuda(sysinfo.get('cuda_driver_version'))} "
             f"(driver), {cuda(sysinfo.get('cuda_runtime_version'))} (runtime){copy}; {host}", g["name"])
 
 

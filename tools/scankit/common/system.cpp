@@ -13,6 +13,7 @@
 
 #ifdef SCANKIT_HAS_CUDA
 #include "common/baselines.hpp"
+#include "scankit/cuda/device.hpp"
 #include "scankit/cuda/scan.hpp"
 #endif
 
@@ -53,7 +54,12 @@ gpu_info query_gpu(int id) {
   SCANKIT_TOOLS_CUDA_CHECK(cudaSetDevice(id));
   std::size_t free_b = 0, total_b = 0;
   SCANKIT_TOOLS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const scankit::cuda::device_description d = scankit::cuda::describe_current_device();
   SCANKIT_TOOLS_CUDA_CHECK(cudaSetDevice(current));
+  g.tuning_class = d.tuning_class;
+  g.memory_bytes_per_second = d.memory_bytes_per_second;
+  g.memory_bus_bits = d.memory_bus_bits, g.memory_clock_khz = d.memory_clock_khz;
+  g.smem_per_sm = d.smem_per_sm;
   g.free_memory = free_b;
   return g;
 }
@@ -123,7 +129,13 @@ nlohmann::json to_json(const system_info& sys) {
                 {"sm_count", g.sm_count},
                 {"total_memory_bytes", g.total_memory},
                 {"free_memory_bytes", g.free_memory},
-                {"l2_bytes", g.l2_bytes}};
+                {"l2_bytes", g.l2_bytes},
+                {"tuning",
+                 {{"class", g.tuning_class},
+                  {"memory_bytes_per_second", g.memory_bytes_per_second},
+                  {"memory_bus_bits", g.memory_bus_bits},
+                  {"memory_clock_khz", g.memory_clock_khz},
+                  {"smem_per_sm_bytes", g.smem_per_sm}}}};
   } else {
     j["gpu"] = nullptr;
   }
@@ -173,6 +185,13 @@ int run_devices_command() {
                              format_bytes(static_cast<double>(g.total_memory)),
                              format_bytes(static_cast<double>(g.free_memory)),
                              format_bytes(static_cast<double>(g.l2_bytes)));
+    std::cout << fmt::format("  tuned as {}: peak memory {} ({}-bit bus at {} MHz), {} shared memory per SM\n",
+                             g.tuning_class,
+                             g.memory_bytes_per_second > 0
+                                 ? fmt::format("{:.2f} TB/s", g.memory_bytes_per_second / 1e12)
+                                 : std::string("unknown"),
+                             g.memory_bus_bits, g.memory_clock_khz / 1000,
+                             format_bytes(static_cast<double>(g.smem_per_sm)));
     SCANKIT_TOOLS_CUDA_CHECK(cudaSetDevice(g.id));
     constexpr std::size_t bytes = std::size_t{256} << 20;
     constexpr int reps = 10;

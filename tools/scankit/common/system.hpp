@@ -18,6 +18,12 @@ struct gpu_info {
   int sm_count = 0;
   std::size_t total_memory = 0, free_memory = 0;
   int l2_bytes = 0;
+  // What scankit's tuning sees (scankit::cuda::describe_current_device): the class of device
+  // whose tuning rows it gets, and the peak memory bandwidth that chose between Hopper's two.
+  std::string tuning_class;
+  double memory_bytes_per_second = 0;
+  int memory_bus_bits = 0, memory_clock_khz = 0;
+  std::size_t smem_per_sm = 0;
 };
 
 struct system_info {
