@@ -1,5 +1,5 @@
 // The current GPU as scankit's tuning sees it: the facts its plans read, and the class of device
-// whose rows of the tuning tables it gets (docs/ALGORITHMS.md, "Hopper and other GPUs").
+// whose rows of the tuning tables it gets (docs/ALGORITHMS.md, "Every GPU from Ampere on").
 //
 //   auto d = scankit::cuda::describe_current_device();
 //   std::printf("%s: %.2f TB/s\n", d.tuning_class.c_str(), d.memory_bytes_per_second / 1e12);
