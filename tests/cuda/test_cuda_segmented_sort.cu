@@ -162,27 +162,23 @@ TYPED_TEST(CudaSegmentedSort, LongSegmentsByRadixPasses) {
             auto got = in;
             device_sort<K, std::uint32_t>(got, nullptr, seg, o, false, cfg);
             ASSERT_TRUE(bitwise_equal(want, got));
+            // Pairs against the serial reference: keys and values in place or not, or keys in
+            // place and values not (`flip`: the merge rounds then take every segment).
+            const auto check_pairs = [&](const auto& values, bool in_place, bool flip) {
+              auto want_k = in, got_k = in;
+              auto want_v = values, got_v = values;
+              cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
+              device_sort(got_k, &got_v, seg, o, in_place, cfg, flip);
+              ASSERT_TRUE(bitwise_equal(want_k, got_k));
+              ASSERT_EQ(want_v, got_v);
+            };
             std::vector<std::uint32_t> pos(static_cast<std::size_t>(n));
             std::iota(pos.begin(), pos.end(), 0u);
-            auto want_k = in, got_k = in;
-            auto want_v = pos, got_v = pos;
-            cpu::segmented_sort_pairs_serial(want_k.data(), want_v.data(), n, seg, o);
-            device_sort(got_k, &got_v, seg, o, true, cfg);
-            ASSERT_TRUE(bitwise_equal(want_k, got_k));
-            ASSERT_EQ(want_v, got_v);
             std::vector<std::uint64_t> wide(static_cast<std::size_t>(n));
             for (i64 i = 0; i < n; ++i) wide[static_cast<std::size_t>(i)] = ~std::uint64_t(i) * 7;
-            auto want_k8 = in, got_k8 = in;
-            auto want_v8 = wide, got_v8 = wide;
-            cpu::segmented_sort_pairs_serial(want_k8.data(), want_v8.data(), n, seg, o);
-            device_sort(got_k8, &got_v8, seg, o, false, cfg);
-            ASSERT_TRUE(bitwise_equal(want_k8, got_k8));
-            ASSERT_EQ(want_v8, got_v8);
-            // Keys in place, values not (the merge rounds then take every segment).
-            got_k = in, got_v = pos;
-            device_sort(got_k, &got_v, seg, o, true, cfg, true);
-            ASSERT_TRUE(bitwise_equal(want_k, got_k));
-            ASSERT_EQ(want_v, got_v);
+            ASSERT_NO_FATAL_FAILURE(check_pairs(pos, true, false));
+            ASSERT_NO_FATAL_FAILURE(check_pairs(wide, false, false));
+            ASSERT_NO_FATAL_FAILURE(check_pairs(pos, true, true));
           }
         }
       }
